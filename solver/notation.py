@@ -1,0 +1,213 @@
+"""The tile notation people type, and the canonical way we write tiles back.
+
+See ``DESIGN.md`` (Tile notation). Every mistake is reported with the token,
+where it stands in the text, and what would be right.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from solver.errors import RummikubError
+from solver.rules import Rules
+from solver.sets import SetError, TileSet, make_set
+from solver.tiles import JOKER, Colour, Tile
+
+SET_SEPARATORS = "|;\n"
+
+_COLOUR_NAMES: dict[str, Colour] = {
+    "r": Colour.RED,
+    "red": Colour.RED,
+    "\U0001f534": Colour.RED,
+    "b": Colour.BLUE,
+    "blue": Colour.BLUE,
+    "\U0001f535": Colour.BLUE,
+    "k": Colour.BLACK,
+    "black": Colour.BLACK,
+    "\u26ab": Colour.BLACK,
+    "o": Colour.ORANGE,
+    "orange": Colour.ORANGE,
+    "\U0001f7e0": Colour.ORANGE,
+    "y": Colour.ORANGE,
+    "yellow": Colour.ORANGE,
+    "\U0001f7e1": Colour.ORANGE,
+}
+
+_WORD = r"(?:red|blue|black|orange|yellow|\U0001f534|\U0001f535|\u26ab|\U0001f7e0|\U0001f7e1)\ufe0f?"
+_LETTER = r"[rbkoy]"
+_END = r"(?![0-9a-z])"
+_DASH = r"\s*[-\u2013\u2014]\s*"
+_TOKEN = re.compile(
+    "|".join(
+        [
+            rf"(?P<run_nc>(?P<rn1>\d+){_DASH}(?P<rn2>\d+)\s*(?P<rc>{_WORD}|{_LETTER})){_END}",
+            rf"(?P<run_cn>(?P<rc2>{_WORD}\s*|{_LETTER})(?P<rn3>\d+){_DASH}(?P<rn4>\d+)){_END}",
+            rf"(?P<group_nc>(?P<gn1>\d+)\s*(?P<gc1>{_LETTER}{{2,}})){_END}",
+            rf"(?P<group_cn>(?P<gc2>{_LETTER}{{2,}})(?P<gn2>\d+)){_END}",
+            rf"(?P<tile_nc>(?P<tn1>\d+)(?:\s*(?P<tw1>{_WORD})|(?P<tl1>{_LETTER}))){_END}",
+            rf"(?P<tile_cn>(?:(?P<tw2>{_WORD})\s*|(?P<tl2>{_LETTER}))(?P<tn2>\d+)){_END}",
+            rf"(?P<joker>\U0001f0cf\ufe0f?|(?:joker|jk|j|\*){_END})",
+        ]
+    ),
+    re.IGNORECASE,
+)
+_JUNK = re.compile(r"[^\s,|;]+")
+_SKIP = re.compile(r"[ \t\r\f\v,]+")
+
+
+class NotationError(RummikubError):
+    """A token or set that cannot be read, with where it stands and a hint."""
+
+    def __init__(self, token: str, position: int, hint: str, where: str = "") -> None:
+        self.token = token
+        self.position = position
+        self.hint = hint
+        place = f"character {position + 1}" + (f", {where}" if where else "")
+        super().__init__(f"`{token}` ({place}): {hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A tile as read, with the text it came from (for error messages)."""
+
+    tile: Tile
+    text: str
+    position: int
+
+
+EXAMPLE = "write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK"
+
+
+def scan(text: str, rules: Rules) -> list[list[Token]]:
+    """Read ``text`` into chunks of tokens, one chunk per set separator."""
+    chunks: list[list[Token]] = [[]]
+    i = 0
+    while i < len(text):
+        skip = _SKIP.match(text, i)
+        if skip:
+            i = skip.end()
+            continue
+        if text[i] in SET_SEPARATORS:
+            chunks.append([])
+            i += 1
+            continue
+        m = _TOKEN.match(text, i)
+        if m is None:
+            junk = _JUNK.match(text, i)
+            bad = junk.group(0) if junk else text[i]
+            raise NotationError(bad, i, _hint_for(bad, rules))
+        chunks[-1].extend(_expand(m, rules))
+        i = m.end()
+    return [c for c in chunks if c]
+
+
+def parse_tiles(text: str, rules: Rules) -> list[Tile]:
+    """A loose list of tiles (a rack, tiles drawn): set separators are ignored."""
+    return [tok.tile for chunk in scan(text, rules) for tok in chunk]
+
+
+def parse_set(text: str, rules: Rules) -> TileSet:
+    """One set, checked and laid out canonically."""
+    sets = parse_table(text, rules)
+    if len(sets) != 1:
+        raise NotationError(text.strip(), 0, f"expected one set, found {len(sets)}")
+    return sets[0]
+
+
+def parse_table(text: str, rules: Rules) -> list[TileSet]:
+    """A table written as sets separated by ``|``, ``;`` or new lines."""
+    sets = []
+    for number, chunk in enumerate(scan(text, rules), start=1):
+        try:
+            sets.append(make_set([tok.tile for tok in chunk], rules))
+        except SetError as why:
+            span = text[chunk[0].position : chunk[-1].position + len(chunk[-1].text)]
+            raise NotationError(span, chunk[0].position, str(why), where=f"set {number}") from None
+    return sets
+
+
+def parse_table_chunks(text: str, rules: Rules) -> list[list[Tile]]:
+    """The table's chunks as raw tile lists, not yet checked as sets."""
+    return [[tok.tile for tok in chunk] for chunk in scan(text, rules)]
+
+
+def format_tile(t: Tile) -> str:
+    return str(t)
+
+
+def format_tiles(tiles: Iterable[Tile], rules: Rules) -> str:
+    """Tiles colour by colour, low to high, jokers last (how a rack is shown)."""
+    return " ".join(str(t) for t in sorted(tiles, key=rules.tile_key))
+
+
+def format_set(s: TileSet) -> str:
+    return str(s)
+
+
+def format_table(sets: Sequence[TileSet]) -> str:
+    return " | ".join(str(s) for s in sets)
+
+
+def _colour(name: str, token: str, position: int, rules: Rules) -> Colour:
+    colour = _COLOUR_NAMES[name.strip().rstrip("\ufe0f").lower()]
+    if colour not in rules.colour_order:
+        letters = " ".join(c.letter for c in rules.colour_order)
+        raise NotationError(token, position, f"this game's colours are {letters}")
+    return colour
+
+
+def _number(digits: str, token: str, position: int, rules: Rules) -> int:
+    n = int(digits)
+    if not 1 <= n <= rules.numbers:
+        raise NotationError(token, position, f"numbers go 1-{rules.numbers}")
+    return n
+
+
+def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
+    text, pos = m.group(0), m.start()
+    kind = m.lastgroup
+    if kind == "joker":
+        return [Token(JOKER, text, pos)]
+    if kind in ("tile_nc", "tile_cn"):
+        digits = m.group("tn1") or m.group("tn2")
+        name = m.group("tw1") or m.group("tl1") or m.group("tw2") or m.group("tl2")
+        t = Tile(_number(digits, text, pos, rules), _colour(name, text, pos, rules))
+        return [Token(t, text, pos)]
+    if kind in ("run_nc", "run_cn"):
+        lo_s, hi_s = (m.group("rn1"), m.group("rn2")) if kind == "run_nc" else (m.group("rn3"), m.group("rn4"))
+        colour = _colour(m.group("rc") or m.group("rc2"), text, pos, rules)
+        lo, hi = _number(lo_s, text, pos, rules), _number(hi_s, text, pos, rules)
+        if lo == hi:
+            raise NotationError(text, pos, f"a run needs two different numbers, like {lo}-{lo + 2}{colour.letter}")
+        if lo > hi:
+            raise NotationError(text, pos, f"write a run low to high, like {hi}-{lo}{colour.letter}")
+        return [Token(Tile(n, colour), text, pos) for n in range(lo, hi + 1)]
+    digits = m.group("gn1") or m.group("gn2")
+    letters = (m.group("gc1") or m.group("gc2")).lower()
+    n = _number(digits, text, pos, rules)
+    colours = [_colour(letter, text, pos, rules) for letter in letters]
+    if len(set(colours)) != len(colours):
+        raise NotationError(text, pos, "a group names each colour once, like 7RBK")
+    return [Token(Tile(n, c), text, pos) for c in colours]
+
+
+def _hint_for(bad: str, rules: Rules) -> str:
+    m = re.fullmatch(r"(\d+)([a-z]*)|([a-z]+)(\d+)", bad, re.IGNORECASE)
+    if m:
+        digits = m.group(1) or m.group(4)
+        letters = (m.group(2) if m.group(1) else m.group(3)) or ""
+        if not 1 <= int(digits) <= rules.numbers:
+            return f"numbers go 1-{rules.numbers}"
+        if not letters:
+            return "a tile needs a colour: " + _colours_hint(rules)
+        return f"`{letters}` is not a colour: " + _colours_hint(rules)
+    if re.fullmatch(r"[a-z]+", bad, re.IGNORECASE):
+        return "a tile needs a number too: " + EXAMPLE
+    return "not a tile: " + EXAMPLE
+
+
+def _colours_hint(rules: Rules) -> str:
+    names = {Colour.RED: "red", Colour.BLUE: "blue", Colour.BLACK: "black", Colour.ORANGE: "orange"}
+    return ", ".join(f"{c.letter} {names[c]}" for c in rules.colour_order)

@@ -1,0 +1,104 @@
+"""The rules of a game: the variant that everything else takes as a parameter.
+
+Nothing in the engine hard-codes 13 numbers, 4 colours or 2 copies; a game may
+change any of them (a smaller family deck, no jokers, a 25-point opening).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from solver.errors import RummikubError
+from solver.tiles import JOKER, PALETTE, Colour, Tile
+
+
+class RulesError(RummikubError):
+    """A rules variant that cannot be played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A rules variant. The defaults are the boxed game."""
+
+    numbers: int = 13
+    colours: int = 4
+    copies: int = 2
+    jokers: int = 2
+    smallest_set: int = 3
+    initial_meld: int = 30
+    palette: tuple[Colour, ...] = field(default=PALETTE, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        limits = {
+            "numbers": (1, 99),
+            "colours": (1, len(PALETTE)),
+            "copies": (1, 9),
+            "jokers": (0, 9),
+            "smallest_set": (2, 13),
+            "initial_meld": (0, 999),
+        }
+        for name, (low, high) in limits.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise RulesError(f"{name}={value!r}: must be a whole number from {low} to {high}")
+        if self.smallest_set > max(self.numbers, self.colours + self.jokers):
+            raise RulesError(
+                f"smallest_set={self.smallest_set}: no run or group can be that long "
+                f"with {self.numbers} numbers and {self.colours} colours"
+            )
+
+    @property
+    def colour_order(self) -> tuple[Colour, ...]:
+        """The colours in play, in the order groups are shown in."""
+        return self.palette[: self.colours]
+
+    @property
+    def max_group(self) -> int:
+        """A group holds at most one tile of each colour."""
+        return self.colours
+
+    def tiles(self) -> list[Tile]:
+        """Every distinct numbered tile of the deck, colour by colour, low to high."""
+        return [Tile(n, c) for c in self.colour_order for n in range(1, self.numbers + 1)]
+
+    def copies_of(self, t: Tile) -> int:
+        """How many of this tile the deck holds (0 for a tile outside the variant)."""
+        if t.is_joker:
+            return self.jokers
+        if t.colour in self.colour_order and 1 <= t.number <= self.numbers:
+            return self.copies
+        return 0
+
+    def deck_size(self) -> int:
+        return self.numbers * self.colours * self.copies + self.jokers
+
+    def colour_rank(self, colour: Colour) -> int:
+        return self.colour_order.index(colour)
+
+    def tile_key(self, t: Tile) -> tuple[int, int]:
+        """Sort key: colour by colour, low to high, jokers last."""
+        if t.colour is None:
+            return (len(PALETTE), 0)
+        return (self.palette.index(t.colour), t.number)
+
+    def replace(self, **changes: int) -> Rules:
+        """A copy with some settings changed (validated like a new variant)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "palette"}
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise RulesError(f"unknown rule: {', '.join(sorted(unknown))}")
+        values.update(changes)
+        return Rules(**values)
+
+    def describe(self) -> str:
+        """One line a player can read, in the words of `/new` options."""
+        return (
+            f"numbers=1-{self.numbers} colours={''.join(c.letter for c in self.colour_order)} "
+            f"copies={self.copies} jokers={self.jokers} smallest_set={self.smallest_set} "
+            f"meld={self.initial_meld}"
+        )
+
+
+STANDARD = Rules()
+
+__all__ = ["JOKER", "STANDARD", "Rules", "RulesError"]
