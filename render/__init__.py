@@ -1,0 +1,63 @@
+"""Pictures of a Rummikub table and of a suggested play, as PNG bytes.
+
+``render_solution`` is what the bot sends after a solve; ``render_table`` shows
+a table as it is (for /status). The ``layout_*`` functions say where every tile
+and set goes without drawing, for tests and for the move list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from render.draw import draw, encode
+from render.geometry import Box
+from render.layout import (
+    Layout,
+    LayoutError,
+    SetPlace,
+    TextPlace,
+    TextRole,
+    TilePlace,
+    fits_telegram,
+    layout_solution,
+    layout_table,
+)
+from render.marks import Mark, mark_of, marks_of, summary
+from solver.rules import Rules
+from solver.sets import TileSet
+from solver.solution import Solution
+from solver.tiles import Tile
+
+
+def render_solution(solution: Solution, *, show_rack: bool = True) -> bytes:
+    """PNG of the table after the play: rack tiles and moved tiles marked, a summary header, the rack left."""
+    return encode(draw(layout_solution(solution, show_rack=show_rack)))
+
+
+def render_table(
+    sets: Sequence[TileSet], rules: Rules, *, rack: Sequence[Tile] | None = None, header: str | None = None
+) -> bytes:
+    """PNG of a table as it is, optionally with a header line and the rack below."""
+    return encode(draw(layout_table(sets, rules, rack=rack, header=header)))
+
+
+__all__ = [
+    "Box",
+    "Layout",
+    "LayoutError",
+    "Mark",
+    "SetPlace",
+    "TextPlace",
+    "TextRole",
+    "TilePlace",
+    "draw",
+    "encode",
+    "fits_telegram",
+    "layout_solution",
+    "layout_table",
+    "mark_of",
+    "marks_of",
+    "render_solution",
+    "render_table",
+    "summary",
+]

@@ -1,0 +1,408 @@
+"""Where everything goes: tile boxes, set trays and labels, header, legend, rack.
+
+Layout is kept apart from drawing so tests and the move list can ask where a
+tile or a set is without decoding pixels, and so the drawing code only paints
+what it is told. A layout is a plain value; ``render.draw`` turns it into an
+image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from render.flow import chunks, flow, rows_of
+from render.fonts import text_width
+from render.geometry import Box, union
+from render.marks import LEGEND, Mark, marks_of, summary
+from render.theme import (
+    MAX_WIDTH,
+    MIN_WIDTH,
+    TELEGRAM_MAX_RATIO,
+    TELEGRAM_MAX_SUM,
+    Metrics,
+)
+from solver.rules import Rules
+from solver.sets import TileSet
+from solver.solution import Solution
+from solver.tiles import Colour, Tile
+
+#: Scales tried, largest first, until a picture fits Telegram's limits.
+SCALES: tuple[float, ...] = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35, 0.3)
+
+
+class LayoutError(ValueError):
+    """Nothing fits: the width is too small for one tile, or the table too big for any scale."""
+
+
+class TextRole(Enum):
+    HEADER = "header"
+    LEGEND = "legend"
+    CAPTION = "caption"
+    EMPTY = "empty"
+    LABEL = "label"
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlace:
+    """One tile's box and how to draw it.
+
+    ``set_index`` is the 0-based position of its set in the table (None for a
+    rack or legend tile); ``position`` is its index within that set (or the
+    rack, in display order).
+    """
+
+    tile: Tile
+    box: Box
+    mark: Mark
+    set_index: int | None
+    position: int
+    metrics: Metrics
+
+
+@dataclass(frozen=True, slots=True)
+class TextPlace:
+    text: str
+    box: Box
+    size: int
+    role: TextRole
+    emphasis: Mark = Mark.PLAIN
+
+
+@dataclass(frozen=True, slots=True)
+class SetPlace:
+    """A set's trays (one per row it spans, usually one) and their label tabs.
+
+    ``label`` is the set's 1-based position in the table: the number the move
+    list uses. ``emphasis`` is its strongest mark, so a set that takes rack
+    tiles can show it in its label too.
+    """
+
+    index: int
+    label: str
+    trays: tuple[Box, ...]
+    tabs: tuple[TextPlace, ...]
+    emphasis: Mark
+
+    @property
+    def box(self) -> Box:
+        """Everything the set takes: its trays and tabs."""
+        return union([*self.trays, *(t.box for t in self.tabs)])
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A whole picture, in pixels."""
+
+    width: int
+    height: int
+    metrics: Metrics
+    tiles: tuple[TilePlace, ...]
+    sets: tuple[SetPlace, ...]
+    rack: tuple[TilePlace, ...]
+    rack_tray: Box | None
+    legend: tuple[TilePlace, ...]
+    texts: tuple[TextPlace, ...]
+    empty_table: Box | None
+
+    def tile(self, set_index: int, position: int) -> TilePlace:
+        """The place of tile ``position`` of table set ``set_index`` (both 0-based)."""
+        for place in self.tiles:
+            if place.set_index == set_index and place.position == position:
+                return place
+        raise KeyError((set_index, position))
+
+    def set_box(self, set_index: int) -> Box:
+        return self.sets[set_index].box
+
+    def all_tiles(self) -> tuple[TilePlace, ...]:
+        """Table, rack and legend tiles together (every tile that gets drawn)."""
+        return self.tiles + self.rack + self.legend
+
+    def fits_telegram(self) -> bool:
+        return fits_telegram(self.width, self.height)
+
+
+def fits_telegram(width: int, height: int) -> bool:
+    """Telegram's photo limits on the picture's shape (the byte limit is checked on the PNG)."""
+    return width + height <= TELEGRAM_MAX_SUM and max(width, height) <= TELEGRAM_MAX_RATIO * min(width, height)
+
+
+@dataclass(frozen=True, slots=True)
+class _Content:
+    """What a picture shows, before any pixel is decided."""
+
+    header: str | None
+    legend: tuple[Mark, ...]
+    sets: tuple[TileSet, ...]
+    marks: tuple[tuple[Mark, ...], ...]
+    rack: tuple[Tile, ...] | None
+    rack_caption: str
+
+
+def layout_solution(
+    solution: Solution, *, show_rack: bool = True, width: int = MAX_WIDTH, scale: float | None = None
+) -> Layout:
+    """The picture of a play: the new table with the play's tiles marked, a header, legend and rack left.
+
+    ``width`` is the widest the picture may be (it shrinks to its content, not
+    below ``MIN_WIDTH``); ``scale`` None picks the largest that fits Telegram.
+    """
+    marks = tuple(tuple(row) for row in marks_of(solution))
+    used = {m for row in marks for m in row}
+    legend: tuple[Mark, ...] = ()
+    if used - {Mark.PLAIN}:
+        legend = tuple(m for m in (Mark.RACK, Mark.MOVED, Mark.PLAIN) if m in used)
+    rack = tuple(sorted(solution.rack_left, key=solution.rules.tile_key)) if show_rack else None
+    if not solution.has_play:
+        caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack: empty"
+    elif not solution.rack_left:
+        caption = "Rack left: empty, you win!"
+    else:
+        caption = f"Rack left: {_count(len(solution.rack_left))}"
+    content = _Content(summary(solution), legend, solution.table, marks, rack, caption)
+    return _fit(content, width, scale)
+
+
+def layout_table(
+    sets: Sequence[TileSet],
+    rules: Rules,
+    *,
+    rack: Sequence[Tile] | None = None,
+    header: str | None = None,
+    width: int = MAX_WIDTH,
+    scale: float | None = None,
+) -> Layout:
+    """A plain table (no highlights), optionally with a header and the rack below."""
+    marks = tuple(tuple(Mark.PLAIN for _ in s.tiles) for s in sets)
+    ordered = tuple(sorted(rack, key=rules.tile_key)) if rack is not None else None
+    caption = f"Rack: {_count(len(rack))}" if rack else "Rack: empty"
+    content = _Content(header, (), tuple(sets), marks, ordered, caption)
+    return _fit(content, width, scale)
+
+
+def _count(n: int) -> str:
+    return f"{n} tile{'s' if n != 1 else ''}"
+
+
+def _fit(content: _Content, width: int, scale: float | None) -> Layout:
+    if scale is not None:
+        return _compose(content, Metrics.at(scale), width)
+    last: Layout | None = None
+    for s in SCALES:
+        try:
+            last = _compose(content, Metrics.at(s), width)
+        except LayoutError:
+            continue
+        if last.fits_telegram():
+            return last
+    if last is None:
+        raise LayoutError(f"a picture {width} px wide has no room for a tile")
+    raise LayoutError(f"too much to show: even at scale {SCALES[-1]} the picture is {last.width}x{last.height}")
+
+
+def min_width(scale: float = 1.0) -> int:
+    """The narrowest ``width`` a layout accepts at ``scale``: one tile on a tray, with margins."""
+    m = Metrics.at(scale)
+    return 2 * m.margin + 2 * m.tray_pad + m.tile_w
+
+
+class _Builder:
+    """Collects places while walking down the picture with a y cursor."""
+
+    def __init__(self, metrics: Metrics, width: int) -> None:
+        self.m = metrics
+        self.width = width
+        self.avail = width - 2 * metrics.margin
+        self.y = metrics.margin
+        self.tiles: list[TilePlace] = []
+        self.sets: list[SetPlace] = []
+        self.rack: list[TilePlace] = []
+        self.legend: list[TilePlace] = []
+        self.texts: list[TextPlace] = []
+        self.rack_tray: Box | None = None
+        self.empty_table: Box | None = None
+
+    def text(self, text: str, size: int, role: TextRole, x: int | None = None, avail: int | None = None) -> Box:
+        """A line of text at the cursor, its size shrunk if it would not fit the width."""
+        room = self.avail if avail is None else avail
+        size = _fitting_size(text, size, room)
+        box = Box(self.m.margin if x is None else x, self.y, min(room, text_width(text, size)), _line_height(size))
+        self.texts.append(TextPlace(text, box, size, role))
+        return box
+
+    def header(self, text: str) -> None:
+        box = self.text(text, self.m.header_font, TextRole.HEADER)
+        self.y = box.bottom + self.m.section_gap // 2
+
+    def legend_row(self, legend: Sequence[Mark]) -> None:
+        small = Metrics.at(self.m.legend_scale)
+        size = self.m.caption_font * 3 // 4
+        gap_in = self.m.tile_gap * 2
+        widths = []
+        for mark in legend:
+            text = LEGEND[mark]
+            size_here = _fitting_size(text, size, max(1, self.avail - small.tile_w - gap_in))
+            widths.append(small.tile_w + gap_in + text_width(text, size_here))
+        placed = flow(widths, self.avail, self.m.set_gap * 2)
+        line = small.tile_h + self.m.row_gap // 2
+        for mark, (row, dx) in zip(legend, placed, strict=True):
+            x = self.m.margin + dx
+            y = self.y + row * line
+            sample = _legend_sample(mark)
+            self.legend.append(TilePlace(sample, Box(x, y, small.tile_w, small.tile_h), mark, None, 0, small))
+            text = LEGEND[mark]
+            tx = x + small.tile_w + gap_in
+            room = max(1, self.m.margin + self.avail - tx)
+            text_size = _fitting_size(text, size, room)
+            h = _line_height(text_size)
+            box = Box(tx, y + (small.tile_h - h) // 2, min(room, text_width(text, text_size)), h)
+            self.texts.append(TextPlace(text, box, text_size, TextRole.LEGEND))
+        self.y += rows_of(placed) * line - self.m.row_gap // 2 + self.m.section_gap
+
+    def table(self, sets: Sequence[TileSet], marks: Sequence[Sequence[Mark]]) -> None:
+        m = self.m
+        tray_h = m.tile_h + 2 * m.tray_pad
+        row_h = m.label_h + tray_h
+        if not sets:
+            self.empty_table = Box(m.margin, self.y, self.avail, row_h)
+            self.y += row_h // 2 - _line_height(m.caption_font) // 2
+            text = "The table is empty"
+            tw = text_width(text, _fitting_size(text, m.caption_font, self.avail))
+            self.text(text, m.caption_font, TextRole.EMPTY, x=m.margin + max(0, (self.avail - tw) // 2))
+            self.y = self.empty_table.bottom + m.section_gap
+            return
+        per_row = (self.avail - 2 * m.tray_pad + m.tile_gap) // m.tile_pitch
+        if per_row < 1:
+            raise LayoutError(f"a picture {self.width} px wide has no room for a tile")
+        # One flow item per row-sized piece of a set; a set only splits when it is longer than a whole row.
+        items: list[tuple[int, range, str]] = []
+        widths: list[int] = []
+        for i, s in enumerate(sets):
+            for k, part in enumerate(chunks(len(s.tiles), per_row)):
+                label = str(i + 1) if k == 0 else f"{i + 1} cont."
+                label_size = _fitting_size(label, m.label_font, self.avail - 2 * m.tray_pad)
+                tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
+                items.append((i, part, label))
+                widths.append(max(tray_w, _tab_width(label, label_size, m)))
+        placed = flow(widths, self.avail, m.set_gap)
+        trays: dict[int, list[Box]] = {}
+        tabs: dict[int, list[TextPlace]] = {}
+        for (i, part, label), (row, dx), w in zip(items, placed, widths, strict=True):
+            x = m.margin + dx
+            top = self.y + row * (row_h + m.row_gap)
+            tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
+            size = _fitting_size(label, m.label_font, w)
+            tab = Box(x, top, min(w, _tab_width(label, size, m)), m.label_h)
+            set_marks = marks[i]
+            emphasis = _strongest(set_marks)
+            tabs.setdefault(i, []).append(TextPlace(label, tab, size, TextRole.LABEL, emphasis))
+            tray = Box(x, top + m.label_h, tray_w, tray_h)
+            trays.setdefault(i, []).append(tray)
+            for k, j in enumerate(part):
+                box = Box(tray.x + m.tray_pad + k * m.tile_pitch, tray.y + m.tray_pad, m.tile_w, m.tile_h)
+                self.tiles.append(TilePlace(sets[i].tiles[j], box, set_marks[j], i, j, m))
+        for i in range(len(sets)):
+            label = str(i + 1)
+            self.sets.append(SetPlace(i, label, tuple(trays[i]), tuple(tabs[i]), _strongest(marks[i])))
+        self.y += rows_of(placed) * (row_h + m.row_gap) - m.row_gap + m.section_gap
+
+    def rack_section(self, rack: Sequence[Tile], caption: str) -> None:
+        m = self.m
+        box = self.text(caption, m.caption_font, TextRole.CAPTION)
+        if not rack:
+            self.y = box.bottom + m.section_gap
+            return
+        self.y = box.bottom + m.row_gap // 2
+        per_row = (self.avail - 2 * m.tray_pad + m.tile_gap) // m.tile_pitch
+        if per_row < 1:
+            raise LayoutError(f"a picture {self.width} px wide has no room for a tile")
+        parts = chunks(len(rack), per_row)
+        longest = max(len(p) for p in parts)
+        tray = Box(
+            m.margin,
+            self.y,
+            2 * m.tray_pad + longest * m.tile_pitch - m.tile_gap,
+            2 * m.tray_pad + len(parts) * (m.tile_h + m.row_gap) - m.row_gap,
+        )
+        self.rack_tray = tray
+        for r, part in enumerate(parts):
+            for k, j in enumerate(part):
+                x = tray.x + m.tray_pad + k * m.tile_pitch
+                y = tray.y + m.tray_pad + r * (m.tile_h + m.row_gap)
+                self.rack.append(TilePlace(rack[j], Box(x, y, m.tile_w, m.tile_h), Mark.PLAIN, None, j, m))
+        self.y = tray.bottom + m.section_gap
+
+    def finish(self) -> Layout:
+        """Shrink the width to the content (never below MIN_WIDTH or above the width asked for)."""
+        # The empty-table note is centred afterwards, so it does not count towards the width.
+        texts = [t.box for t in self.texts if t.role is not TextRole.EMPTY]
+        boxes = [p.box for p in self.tiles + self.rack + self.legend] + texts
+        boxes += [b for s in self.sets for b in s.trays]
+        if self.rack_tray is not None:
+            boxes.append(self.rack_tray)
+        right = max((b.right for b in boxes), default=0)
+        width = min(self.width, max(min(MIN_WIDTH, self.width), right + self.m.margin))
+        empty = self.empty_table
+        if empty is not None:
+            empty = Box(empty.x, empty.y, width - 2 * self.m.margin, empty.h)
+            self.texts = [_recentre(t, empty) if t.role is TextRole.EMPTY else t for t in self.texts]
+        height = self.y - self.m.section_gap + self.m.margin
+        return Layout(
+            width=width,
+            height=height,
+            metrics=self.m,
+            tiles=tuple(self.tiles),
+            sets=tuple(self.sets),
+            rack=tuple(self.rack),
+            rack_tray=self.rack_tray,
+            legend=tuple(self.legend),
+            texts=tuple(self.texts),
+            empty_table=empty,
+        )
+
+
+def _compose(content: _Content, m: Metrics, width: int) -> Layout:
+    if width < 2 * m.margin + 2 * m.tray_pad + m.tile_w:
+        raise LayoutError(f"a picture {width} px wide has no room for a tile")
+    b = _Builder(m, width)
+    if content.header:
+        b.header(content.header)
+    if content.legend:
+        b.legend_row(content.legend)
+    b.table(content.sets, content.marks)
+    if content.rack is not None:
+        b.rack_section(content.rack, content.rack_caption)
+    return b.finish()
+
+
+def _recentre(text: TextPlace, area: Box) -> TextPlace:
+    x = area.x + max(0, (area.w - text.box.w) // 2)
+    return TextPlace(text.text, Box(x, text.box.y, text.box.w, text.box.h), text.size, text.role, text.emphasis)
+
+
+def _strongest(marks: Sequence[Mark]) -> Mark:
+    for mark in (Mark.RACK, Mark.MOVED):
+        if mark in marks:
+            return mark
+    return Mark.PLAIN
+
+
+def _legend_sample(mark: Mark) -> Tile:
+    return {Mark.RACK: Tile(7, Colour.RED), Mark.MOVED: Tile(7, Colour.BLUE)}.get(mark, Tile(7, Colour.BLACK))
+
+
+def _tab_width(label: str, size: int, m: Metrics) -> int:
+    return max(m.label_h + m.label_h // 3, text_width(label, size) + m.label_h)
+
+
+def _line_height(size: int) -> int:
+    return round(size * 1.25)
+
+
+def _fitting_size(text: str, size: int, room: int) -> int:
+    """The largest font size up to ``size`` at which ``text`` fits in ``room`` pixels (at least 6)."""
+    while size > 6 and text_width(text, size) > room:
+        size -= 1
+    return size
