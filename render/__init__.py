@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from render.draw import draw, encode
+from render.draw import draw
 from render.geometry import Box
 from render.layout import (
     Layout,
@@ -23,6 +23,7 @@ from render.layout import (
     layout_table,
 )
 from render.marks import Mark, mark_of, marks_of, summary
+from render.png import encode
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Solution

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import io
-
 from PIL import Image, ImageDraw
 
 from render.fonts import font
 from render.geometry import Box
 from render.layout import Layout, TextPlace, TextRole, TilePlace
 from render.marks import Mark
-from render.shapes import rounded_mask
+from render.shapes import fill_rounded, rounded_mask
 from render.theme import (
     FELT,
     MOVED_RING,
@@ -33,9 +31,6 @@ _TEXT_COLOUR: dict[TextRole, RGB] = {
     TextRole.LABEL: TEXT,
 }
 _EMPHASIS: dict[Mark, RGB] = {Mark.RACK: RACK_RING, Mark.MOVED: MOVED_RING}
-
-#: PNG compression: level 6 makes files a third smaller than 1 for about twice the time; both are fast enough.
-PNG_COMPRESS_LEVEL = 6
 
 
 def draw(layout: Layout) -> Image.Image:
@@ -65,22 +60,15 @@ def draw(layout: Layout) -> Image.Image:
     return img
 
 
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes; no timestamps or other metadata, so the same picture always gives the same bytes."""
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
-
-
 def _fill(img: Image.Image, box: Box, colour: RGB, radius: int) -> None:
-    img.paste(colour, box.as_tuple(), rounded_mask(box.w, box.h, radius))
+    fill_rounded(img, box.as_tuple(), colour, radius)
 
 
 def _tile(img: Image.Image, place: TilePlace) -> None:
     m = place.metrics
     sprite = tile_sprite(place.tile, place.mark, m)
     drop = max(1, round(3 * m.scale))
-    shadow = sprite.getchannel("A")
+    shadow = rounded_mask(m.tile_w, m.tile_h, m.tile_radius)
     img.paste(SHADOW, (place.box.x, place.box.y + drop, place.box.right, place.box.bottom + drop), shadow)
     img.paste(sprite, (place.box.x, place.box.y), sprite)
 
