@@ -1,0 +1,52 @@
+"""Tiles, sets and rules as JSON in canonical notation.
+
+The database holds ``"3R"`` and ``["3R", "4R", "J"]`` rather than pickles or
+engine internals: any SQL database stores it, a person can read it in a dump,
+and the notation is the engine's stable public format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from solver.rules import STANDARD, Rules
+from solver.sets import TileSet, make_set
+from solver.tiles import JOKER, Colour, Tile
+
+TileCode = str
+SetCode = list[TileCode]
+RULE_FIELDS = tuple(f.name for f in fields(Rules) if f.name != "palette")
+
+
+def encode_tiles(tiles: Iterable[Tile]) -> list[TileCode]:
+    return [str(t) for t in tiles]
+
+
+def decode_tile(code: TileCode) -> Tile:
+    """Read one canonical tile (``3R``, ``J``); stored data is canonical, so no parser is needed."""
+    if code == "J":
+        return JOKER
+    return Tile(int(code[:-1]), Colour(code[-1]))
+
+
+def decode_tiles(codes: Iterable[TileCode]) -> tuple[Tile, ...]:
+    return tuple(decode_tile(c) for c in codes)
+
+
+def encode_table(table: Iterable[TileSet]) -> list[SetCode]:
+    return [encode_tiles(s.tiles) for s in table]
+
+
+def decode_table(codes: Iterable[Sequence[TileCode]], rules: Rules) -> tuple[TileSet, ...]:
+    """Rebuild each set; jokers keep their stored places, so a run reads back as it was written."""
+    return tuple(make_set(decode_tiles(s), rules) for s in codes)
+
+
+def encode_rules(rules: Rules) -> dict[str, int]:
+    return {name: getattr(rules, name) for name in RULE_FIELDS}
+
+
+def decode_rules(data: Mapping[str, Any]) -> Rules:
+    return STANDARD.replace(**{name: int(data[name]) for name in RULE_FIELDS if name in data})

@@ -1,0 +1,96 @@
+"""The engine and sessions, with SQLite run the way a long-lived bot needs it.
+
+SQLite gets, on every new connection: WAL (readers never wait for the writer),
+foreign keys (off by default in SQLite), a busy timeout (a second writer waits
+instead of failing at once) and ``synchronous=NORMAL`` (with WAL this never
+corrupts and keeps every commit through a process crash; only a power cut may
+drop the last commits). Write transactions start with ``BEGIN IMMEDIATE`` so
+they take the write lock before reading: a deferred transaction that read and
+then tried to write could fail with "database is locked" when another writer
+got in between, which no timeout can fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+#: Execution option that marks an engine whose transactions write.
+WRITES = "rummikub_writes"
+BUSY_TIMEOUT_MS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """An engine with one session factory for reading and one for writing."""
+
+    engine: AsyncEngine
+    reads: async_sessionmaker[AsyncSession]
+    writes: async_sessionmaker[AsyncSession]
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def open_database(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo: bool = False) -> Database:
+    """Connect (lazily) to ``url``; for a SQLite file, make its folder first."""
+    engine = make_engine(url, busy_timeout_ms=busy_timeout_ms, echo=echo)
+    writer = engine.execution_options(**{WRITES: True})
+    return Database(
+        engine=engine,
+        reads=async_sessionmaker(engine, expire_on_commit=False),
+        writes=async_sessionmaker(writer, expire_on_commit=False),
+    )
+
+
+def make_engine(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo: bool = False) -> AsyncEngine:
+    url = make_url(url)
+    engine = create_async_engine(url, echo=echo)
+    if url.get_backend_name() == "sqlite":
+        _make_folder(url)
+        _tune_sqlite(engine, busy_timeout_ms)
+    return engine
+
+
+def sqlite_file(url: URL) -> Path | None:
+    """The file a SQLite URL points at (None for an in-memory database)."""
+    name = url.database
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return Path(name)
+
+
+def _make_folder(url: URL) -> None:
+    path = sqlite_file(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _tune_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        # The driver's own implicit BEGIN would be a deferred one; we issue ours in on_begin.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def on_begin(conn: Connection) -> None:
+        writes = conn.get_execution_options().get(WRITES, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")

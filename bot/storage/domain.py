@@ -1,0 +1,178 @@
+"""The values the game service hands out: plain frozen data, no database rows.
+
+Callers (the bot, tests) never see SQLAlchemy objects, so a session closing or
+a row changing can never reach into state a handler is still reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from solver.rules import Rules
+from solver.sets import TileSet
+from solver.tiles import Tile
+
+#: What a joker left on a rack costs at the end (the boxed game's rule).
+JOKER_PENALTY = 30
+
+
+class GameStatus(Enum):
+    RUNNING = "running"
+    ENDED = "ended"
+
+
+class EventKind(Enum):
+    """What an event in a game's history did."""
+
+    GAME_STARTED = "game_started"
+    PLAYER_JOINED = "player_joined"
+    PLAYER_LEFT = "player_left"
+    RACK_SET = "rack_set"
+    TILES_DRAWN = "tiles_drawn"
+    TABLE_SET = "table_set"
+    PLAY_RECORDED = "play_recorded"
+    SUGGESTION_APPLIED = "suggestion_applied"
+    MELD_MARKED = "meld_marked"
+    TURN_PASSED = "turn_passed"
+    GAME_ENDED = "game_ended"
+    CHAT_MOVED = "chat_moved"
+    UNDONE = "undone"
+
+    @property
+    def undoable(self) -> bool:
+        return self not in _NOT_UNDOABLE
+
+    @property
+    def table_change(self) -> bool:
+        """Changes to the shared table: anyone at the table may undo them."""
+        return self in (EventKind.TABLE_SET, EventKind.PLAY_RECORDED)
+
+    @property
+    def words(self) -> str:
+        """How a reply names the change ("undone: Alice's play")."""
+        return _WORDS[self]
+
+
+_NOT_UNDOABLE = frozenset({EventKind.GAME_STARTED, EventKind.CHAT_MOVED, EventKind.UNDONE})
+_WORDS = {
+    EventKind.GAME_STARTED: "new game",
+    EventKind.PLAYER_JOINED: "joining",
+    EventKind.PLAYER_LEFT: "leaving",
+    EventKind.RACK_SET: "rack",
+    EventKind.TILES_DRAWN: "draw",
+    EventKind.TABLE_SET: "table",
+    EventKind.PLAY_RECORDED: "play",
+    EventKind.SUGGESTION_APPLIED: "play",
+    EventKind.MELD_MARKED: "initial meld",
+    EventKind.TURN_PASSED: "pass",
+    EventKind.GAME_ENDED: "end of the game",
+    EventKind.CHAT_MOVED: "chat move",
+    EventKind.UNDONE: "undo",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A user in a game. ``rack`` is private: show it only in that user's chat."""
+
+    user_id: int
+    name: str
+    seat: int
+    rack: tuple[Tile, ...]
+    melded: bool
+    tiles_played: int
+    active: bool
+
+    @property
+    def points_left(self) -> int:
+        return sum(JOKER_PENALTY if t.is_joker else t.number for t in self.rack)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game as it stands: the table, the players by seat, whose turn it is.
+
+    ``players`` includes those who left (``active`` false) so their history
+    still reads; ``turn`` is the user id of the player to move, None without
+    players. ``invite`` is the deep-link payload that links a private chat to
+    this game. ``version`` grows with every change.
+    """
+
+    id: int
+    chat_id: int
+    status: GameStatus
+    rules: Rules
+    table: tuple[TileSet, ...]
+    players: tuple[PlayerState, ...]
+    turn: int | None
+    invite: str
+    version: int
+    created_at: datetime
+    ended_at: datetime | None
+
+    @property
+    def running(self) -> bool:
+        return self.status is GameStatus.RUNNING
+
+    @property
+    def active_players(self) -> tuple[PlayerState, ...]:
+        return tuple(p for p in self.players if p.active)
+
+    def player(self, user_id: int) -> PlayerState | None:
+        """The user's seat in this game, active or not."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    @property
+    def turn_player(self) -> PlayerState | None:
+        return None if self.turn is None else self.player(self.turn)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A play that went onto the table: the game after it and the tiles new to the table."""
+
+    state: GameState
+    placed: tuple[Tile, ...]
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    user_id: int
+    name: str
+    tiles_left: int
+    points_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """An ended game with the points left on each rack, fewest first."""
+
+    state: GameState
+    scores: tuple[PlayerScore, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One entry of a game's history (``detail`` is for people; undo uses the stored diff)."""
+
+    id: int
+    game_id: int
+    kind: EventKind
+    user_id: int | None
+    at: datetime
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    undone: bool = False
+    undoes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What an undo took back, and the game after it."""
+
+    event: EventRecord
+    state: GameState

@@ -1,0 +1,73 @@
+"""What the game service refuses, and why, in words a player can act on.
+
+Every error is a ``RummikubError`` so the bot answers all bad input through one
+handler; raising one always means nothing was changed.
+"""
+
+from __future__ import annotations
+
+from solver.errors import RummikubError
+
+
+class GameError(RummikubError):
+    """A request the game service refuses; nothing was changed."""
+
+
+class NoGame(GameError):
+    """No running game where one is needed."""
+
+
+class GameAlreadyRunning(GameError):
+    """A chat holds at most one running game."""
+
+
+class GameOver(GameError):
+    """The game has ended; only reading it (or undoing the end) is allowed."""
+
+
+class NotAPlayer(GameError):
+    """The user has not joined the game (or has left it)."""
+
+
+class AlreadyJoined(GameError):
+    """The user already plays in this game."""
+
+
+class TilesNotOnRack(GameError):
+    """A play or suggestion uses tiles the player's rack does not hold."""
+
+
+class TooManyTiles(GameError):
+    """The known state would hold more of a tile than the deck has."""
+
+
+class InvalidTable(GameError):
+    """A new table with an invalid set, or one that lost tiles of the old table."""
+
+
+class NothingPlayed(GameError):
+    """A play that puts no tile down and moves nothing."""
+
+
+class StaleSuggestion(GameError):
+    """A solver suggestion made for a table or rack that has changed since."""
+
+
+class NothingToUndo(GameError):
+    """No change this user may undo."""
+
+
+class UndoConflict(GameError):
+    """A later change touched the same things; undo that one first."""
+
+
+class InvalidInvite(GameError):
+    """A deep-link payload that names no running game."""
+
+
+class Busy(GameError):
+    """The game kept changing under us; the caller may simply try again."""
+
+
+class NoTiles(GameError):
+    """A request that needs tiles and names none."""

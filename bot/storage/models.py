@@ -1,0 +1,161 @@
+"""The tables: games, their players, their history, and private-chat links.
+
+Tiles, sets and rules are JSON in canonical notation (see ``codec``), and only
+portable SQL types and constraints are used, so the same models (and the
+migrations made from them) run on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+RUNNING_ONLY = text("status = 'running'")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in and out; SQLite would otherwise hand back naive ones."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given; use datetime.now(UTC)")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime, dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Game(Base):
+    """One game in one chat. ``version`` is SQLAlchemy's optimistic lock: a lost update raises."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[dict[str, Any]]
+    table_sets: Mapped[list[Any]]
+    turn_user_id: Mapped[int | None] = mapped_column(BigInteger)
+    invite: Mapped[str] = mapped_column(String(32), unique=True)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan", lazy="raise"
+    )
+
+    # We bump ``version`` ourselves on every change (players' rows included), and
+    # SQLAlchemy adds "WHERE version = <the one we read>" to the UPDATE.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}  # noqa: RUF012
+    __table_args__ = (
+        CheckConstraint("status IN ('running', 'ended')", name="status"),
+        Index("ix_games_chat_id", "chat_id"),
+        # One running game per chat, enforced by the database itself.
+        Index(
+            "uq_games_running_chat",
+            "chat_id",
+            unique=True,
+            sqlite_where=RUNNING_ONLY,
+            postgresql_where=RUNNING_ONLY,
+        ),
+    )
+
+
+class Player(Base):
+    """A user's seat in a game; ``rack`` is private to that user."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(128))
+    seat: Mapped[int] = mapped_column(Integer)
+    rack: Mapped[list[Any]]
+    melded: Mapped[bool] = mapped_column(Boolean)
+    tiles_played: Mapped[int] = mapped_column(Integer)
+    active: Mapped[bool] = mapped_column(Boolean)
+    joined_at: Mapped[datetime]
+
+    game: Mapped[Game] = relationship(back_populates="players", lazy="raise")
+
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_players_game_user"),)
+
+
+class Event(Base):
+    """Append-only history. ``diff`` holds each changed value before and after, which is what undo needs.
+
+    An undo is itself an event pointing at the one it took back (``undoes_id``);
+    no row is ever updated or deleted.
+    """
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    at: Mapped[datetime]
+    detail: Mapped[dict[str, Any]]
+    diff: Mapped[dict[str, Any]]
+    undoes_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+
+    __table_args__ = (
+        Index("ix_events_game_id_id", "game_id", "id"),
+        Index("ix_events_undoes_id", "undoes_id"),
+    )
+
+
+class Link(Base):
+    """A private chat (its user) tied to a group game, so private commands act on that game."""
+
+    __tablename__ = "links"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    linked_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_links_game_id", "game_id"),)

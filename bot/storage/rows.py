@@ -1,0 +1,79 @@
+"""Between database rows and domain values: read a game row into a ``GameState``,
+write a snapshot back onto the rows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot.storage.codec import decode_rules, decode_table, decode_tiles
+from bot.storage.domain import EventKind, EventRecord, GameState, GameStatus, PlayerState
+from bot.storage.history import Snapshot
+from bot.storage.models import Event, Game, Player
+
+
+def state_of(row: Game) -> GameState:
+    rules = decode_rules(row.rules)
+    players = sorted(row.players, key=lambda p: p.seat)
+    return GameState(
+        id=row.id,
+        chat_id=row.chat_id,
+        status=GameStatus(row.status),
+        rules=rules,
+        table=decode_table(row.table_sets, rules),
+        players=tuple(
+            PlayerState(
+                user_id=p.user_id,
+                name=p.name,
+                seat=p.seat,
+                rack=decode_tiles(p.rack),
+                melded=p.melded,
+                tiles_played=p.tiles_played,
+                active=p.active,
+            )
+            for p in players
+        ),
+        turn=row.turn_user_id,
+        invite=row.invite,
+        version=row.version,
+        created_at=row.created_at,
+        ended_at=row.ended_at,
+    )
+
+
+def write(row: Game, snap: Snapshot, now: datetime) -> None:
+    """Make the rows say what the snapshot says, and bump the version (the optimistic lock)."""
+    row.status = snap["status"]
+    row.turn_user_id = snap["turn"]
+    row.table_sets = [list(s) for s in snap["table"]]
+    row.ended_at = datetime.fromisoformat(snap["ended_at"]) if snap["ended_at"] else None
+    row.updated_at = now
+    row.version = row.version + 1
+    wanted: dict[str, Any] = snap["players"]
+    for gone in [p for p in row.players if str(p.user_id) not in wanted]:
+        row.players.remove(gone)
+    have = {str(p.user_id): p for p in row.players}
+    for uid, values in wanted.items():
+        p = have.get(uid)
+        if p is None:
+            p = have[uid] = Player(user_id=int(uid), joined_at=now)
+            row.players.append(p)
+        p.name = values["name"]
+        p.seat = values["seat"]
+        p.rack = list(values["rack"])
+        p.melded = values["melded"]
+        p.tiles_played = values["tiles_played"]
+        p.active = values["active"]
+
+
+def record_of(row: Event, undone: bool) -> EventRecord:
+    return EventRecord(
+        id=row.id,
+        game_id=row.game_id,
+        kind=EventKind(row.kind),
+        user_id=row.user_id,
+        at=row.at,
+        detail=dict(row.detail),
+        undone=undone,
+        undoes=row.undoes_id,
+    )

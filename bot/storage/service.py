@@ -1,0 +1,546 @@
+"""The game service: what the bot calls to keep each chat's game.
+
+Domain values in (tiles, sets, a ``Solution``, plain Telegram ids), domain
+values out (``GameState`` and friends); no Telegram and no rows cross this
+line. Every change runs as one transaction that either records a new state
+and its event or, raising a ``GameError``, changes nothing.
+
+Concurrency: changes to one game queue on that game's asyncio lock (so this
+process never races itself), then take the database's lock on the game row
+(``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR UPDATE`` on PostgreSQL, so
+other processes cannot race us either), and the row's version column turns any
+update that slipped through anyway into a retry instead of a lost write.
+Different games use different locks and rows and never wait for each other
+beyond SQLite's single short write at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.exc import StaleDataError
+
+from bot.storage import errors, moves
+from bot.storage import history as changes
+from bot.storage.codec import encode_rules, encode_tiles
+from bot.storage.database import Database
+from bot.storage.domain import (
+    EventKind,
+    EventRecord,
+    GameResult,
+    GameState,
+    GameStatus,
+    Played,
+    Undone,
+)
+from bot.storage.locks import KeyedLocks
+from bot.storage.models import Event, Game, Link, utcnow
+from bot.storage.rows import record_of, state_of, write
+from solver.rules import STANDARD, Rules
+from solver.sets import TileSet
+from solver.solution import Solution
+from solver.tiles import Tile
+
+T = TypeVar("T")
+Step = Callable[[GameState], tuple[GameState, dict[str, Any]]]
+UNDOABLE = [k.value for k in EventKind if k.undoable]
+RUNNING = GameStatus.RUNNING.value
+
+
+@dataclass
+class GameService:
+    """Keeps games in the database; one instance per process, shared by all handlers."""
+
+    db: Database
+    clock: Callable[[], datetime] = utcnow
+    retries: int = 8
+    _locks: KeyedLocks = field(default_factory=KeyedLocks, init=False, repr=False)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameState:
+        """A game by id, running or ended."""
+        async with self.db.reads() as session, session.begin():
+            return state_of(await self._row(session, game_id))
+
+    async def find_active_game(self, chat_id: int) -> GameState | None:
+        async with self.db.reads() as session, session.begin():
+            row = await self._running_row(session, chat_id)
+            return None if row is None else state_of(row)
+
+    async def active_game(self, chat_id: int) -> GameState:
+        """The chat's running game, or ``NoGame``."""
+        state = await self.find_active_game(chat_id)
+        if state is None:
+            raise errors.NoGame("no game is running in this chat; /new starts one")
+        return state
+
+    async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
+        """The game a message applies to: in a private chat linked to a group game that the
+        user still plays in, that game; otherwise the chat's own running game."""
+        if private:
+            async with self.db.reads() as session, session.begin():
+                link = await session.get(Link, user_id)
+                if link is not None:
+                    state = state_of(await self._row(session, link.game_id))
+                    player = state.player(user_id)
+                    if state.running and player is not None and player.active:
+                        return state
+        return await self.active_game(chat_id)
+
+    async def game_by_invite(self, invite: str) -> GameState:
+        """The running game a deep-link payload names."""
+        async with self.db.reads() as session, session.begin():
+            row = await self._invite_row(session, invite)
+            return state_of(row)
+
+    async def history(self, game_id: int, *, limit: int = 50) -> list[EventRecord]:
+        """The game's latest events, oldest first (undone ones flagged)."""
+        async with self.db.reads() as session, session.begin():
+            await self._row(session, game_id)
+            rows = (
+                await session.scalars(
+                    select(Event).where(Event.game_id == game_id).order_by(Event.id.desc()).limit(limit)
+                )
+            ).all()
+            undone = await self._undone_ids(session, game_id)
+            return [record_of(r, r.id in undone) for r in reversed(rows)]
+
+    # --- games --------------------------------------------------------------------------------
+
+    async def new_game(
+        self,
+        chat_id: int,
+        user_id: int,
+        rules: Rules = STANDARD,
+        *,
+        join_as: str | None = None,
+        replace: bool = False,
+    ) -> GameState:
+        """Start a game in ``chat_id``; ``join_as`` seats the creator under that name.
+
+        A running game in the chat is an error, unless ``replace`` ends it first
+        (in the same transaction, with its scores in its history).
+        """
+        async with self._locks.hold(("chat", chat_id)):
+            running = await self.find_active_game(chat_id)
+            if running is not None and not replace:
+                raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first")
+
+            async def create(session: AsyncSession) -> GameState:
+                now = self.clock()
+                old = await self._running_row(session, chat_id, lock=True)
+                if old is not None:
+                    if not replace:
+                        raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first")
+                    await self._apply(session, old, user_id, EventKind.GAME_ENDED, self._ending, now)
+                    await session.flush()
+                row = Game(
+                    chat_id=chat_id,
+                    status=RUNNING,
+                    rules=encode_rules(rules),
+                    table_sets=[],
+                    turn_user_id=None,
+                    invite=secrets.token_urlsafe(12),
+                    version=1,
+                    created_at=now,
+                    updated_at=now,
+                    ended_at=None,
+                    players=[],
+                )
+                session.add(row)
+                await session.flush()
+                session.add(self._event(row.id, EventKind.GAME_STARTED, user_id, now, {"rules": rules.describe()}))
+                if join_as is not None:
+                    await self._apply(
+                        session, row, user_id, EventKind.PLAYER_JOINED, self._joining(user_id, join_as), now
+                    )
+                await session.flush()
+                return state_of(row)
+
+            try:
+                return await self._transaction(create)
+            except IntegrityError:
+                raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first") from None
+
+    async def end_game(self, game_id: int, user_id: int) -> GameResult:
+        """End the game; the result has the points left on each rack."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            moves.active_player(state, user_id)
+            return self._ending(state)
+
+        before, after = await self._change(game_id, user_id, EventKind.GAME_ENDED, step)
+        return GameResult(after, moves.scores(before))
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> GameState | None:
+        """Follow a chat that got a new id (a group that became a supergroup): its games move along.
+
+        Returns the running game now in ``new_chat_id`` (None if there was
+        none to move). Calling it again for the same move changes nothing.
+        """
+        first, second = sorted((old_chat_id, new_chat_id))
+        async with self._locks.hold(("chat", first)), self._locks.hold(("chat", second)):
+
+            async def move(session: AsyncSession) -> int | None:
+                moving = await self._running_row(session, old_chat_id, lock=True)
+                if moving is not None and await self._running_row(session, new_chat_id) is not None:
+                    raise errors.GameAlreadyRunning(f"chat {new_chat_id} already has a running game")
+                await session.execute(
+                    update(Game)
+                    .where(Game.chat_id == old_chat_id)
+                    .values(chat_id=new_chat_id, version=Game.version + 1)
+                    .execution_options(synchronize_session=False)
+                )
+                if moving is None:
+                    return None
+                detail = {"from": old_chat_id, "to": new_chat_id}
+                session.add(self._event(moving.id, EventKind.CHAT_MOVED, None, self.clock(), detail))
+                return moving.id
+
+            moved = await self._transaction(move)
+        return None if moved is None else await self.game(moved)
+
+    # --- players ------------------------------------------------------------------------------
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameState:
+        """Take the next seat (the seat order is the join order)."""
+        _, after = await self._change(game_id, user_id, EventKind.PLAYER_JOINED, self._joining(user_id, name))
+        return after
+
+    async def leave(self, game_id: int, user_id: int) -> GameState:
+        """Leave the game: the rack goes back to the pool, the turn moves on if it was theirs."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            return moves.leave(state, user_id), {}
+
+        _, after = await self._change(game_id, user_id, EventKind.PLAYER_LEFT, step)
+        return after
+
+    async def link(self, user_id: int, invite: str) -> GameState:
+        """Tie the user's private chat to the group game of a deep link (they must play in it)."""
+
+        async def tie(session: AsyncSession) -> GameState:
+            row = await self._invite_row(session, invite)
+            state = state_of(row)
+            player = state.player(user_id)
+            if player is None or not player.active:
+                raise errors.NotAPlayer("you are not playing in that game; /join it in its group first")
+            link = await session.get(Link, user_id)
+            if link is None:
+                session.add(Link(user_id=user_id, game_id=row.id, linked_at=self.clock()))
+            else:
+                link.game_id, link.linked_at = row.id, self.clock()
+            return state
+
+        async with self._locks.hold(("user", user_id)):
+            return await self._transaction(tie)
+
+    async def unlink(self, user_id: int) -> bool:
+        """Back to the private chat's own game; False if there was no link."""
+
+        async def untie(session: AsyncSession) -> bool:
+            link = await session.get(Link, user_id)
+            if link is None:
+                return False
+            await session.delete(link)
+            return True
+
+        async with self._locks.hold(("user", user_id)):
+            return await self._transaction(untie)
+
+    # --- racks, table, turns ------------------------------------------------------------------
+
+    async def set_rack(self, game_id: int, user_id: int, tiles: Sequence[Tile]) -> GameState:
+        """Replace the user's rack (the table plus the rack must fit in the deck)."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            return moves.set_rack(state, user_id, tiles), {"tiles": len(tiles)}
+
+        _, after = await self._change(game_id, user_id, EventKind.RACK_SET, step)
+        return after
+
+    async def draw(self, game_id: int, user_id: int, tiles: Sequence[Tile]) -> GameState:
+        """Add drawn tiles to the user's rack (the turn does not move; /pass does that)."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            return moves.draw(state, user_id, tiles), {"tiles": len(tiles)}
+
+        _, after = await self._change(game_id, user_id, EventKind.TILES_DRAWN, step)
+        return after
+
+    async def set_table(self, game_id: int, user_id: int, sets: Sequence[TileSet]) -> GameState:
+        """Replace the whole table: a correction, not a play (no tile must stay, no turn passes)."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            after = moves.set_table(state, user_id, sets)
+            return after, {"table": [str(s) for s in after.table]}
+
+        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, step)
+        return after
+
+    async def record_play(
+        self, game_id: int, user_id: int, table: Sequence[TileSet], *, player: int | None = None
+    ) -> Played:
+        """Record a play that left ``table`` as the whole new table (it may rearrange the old sets).
+
+        Every old table tile must still be there, in valid sets, and at least
+        one tile must be new. ``player`` is whose rack the new tiles came from
+        (they leave it and that player has melded); None for a rack the bot
+        does not know. The turn passes on.
+        """
+        return await self._play(game_id, user_id, player, lambda state: tuple(table))
+
+    async def add_sets(
+        self, game_id: int, user_id: int, sets: Sequence[TileSet], *, player: int | None = None
+    ) -> Played:
+        """Record a play that only put new sets down (added to the table as it is now)."""
+        return await self._play(game_id, user_id, player, lambda state: (*state.table, *sets))
+
+    async def apply_suggestion(self, game_id: int, user_id: int, solution: Solution) -> Played:
+        """Make the solver's play ("I played this"): table and rack change together, and the
+        initial meld counts as made. A suggestion for an older table or rack is refused."""
+        placed: tuple[Tile, ...] = ()
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            nonlocal placed
+            after, placed = moves.apply_suggestion(state, user_id, solution)
+            return after, {"placed": encode_tiles(placed), "player": user_id}
+
+        _, after = await self._change(game_id, user_id, EventKind.SUGGESTION_APPLIED, step)
+        return Played(after, placed, user_id)
+
+    async def mark_melded(self, game_id: int, user_id: int) -> GameState:
+        """Note that the user made their initial meld outside the bot."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            return moves.mark_melded(state, user_id), {}
+
+        _, after = await self._change(game_id, user_id, EventKind.MELD_MARKED, step)
+        return after
+
+    async def pass_turn(self, game_id: int, user_id: int) -> GameState:
+        """The turn goes to the next player in seat order."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            after = moves.pass_turn(state, user_id)
+            return after, {"from": state.turn, "to": after.turn}
+
+        _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step)
+        return after
+
+    async def undo(self, game_id: int, user_id: int) -> Undone:
+        """Take back the latest change this user may undo: their own, or anyone's table change.
+
+        Refused if a later change touched the same things (undo that first).
+        Undoing the end of a game opens it again.
+        """
+        async with self._locks.hold(game_id):
+            return await self._transaction(lambda session: self._undo(session, game_id, user_id))
+
+    # --- the machinery ------------------------------------------------------------------------
+
+    async def _play(
+        self,
+        game_id: int,
+        user_id: int,
+        player: int | None,
+        table_of: Callable[[GameState], Sequence[TileSet]],
+    ) -> Played:
+        placed: tuple[Tile, ...] = ()
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            nonlocal placed
+            after, placed = moves.play(state, user_id, table_of(state), player)
+            return after, {"placed": encode_tiles(placed), "player": player}
+
+        _, after = await self._change(game_id, user_id, EventKind.PLAY_RECORDED, step)
+        return Played(after, placed, player)
+
+    def _joining(self, user_id: int, name: str) -> Step:
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            after = moves.join(state, user_id, name)
+            player = after.player(user_id)
+            assert player is not None
+            return after, {"name": player.name, "seat": player.seat}
+
+        return step
+
+    def _ending(self, state: GameState) -> tuple[GameState, dict[str, Any]]:
+        after, scores = moves.end(state, self.clock())
+        return after, {"scores": [{"user_id": s.user_id, "points_left": s.points_left} for s in scores]}
+
+    async def _change(self, game_id: int, user_id: int, kind: EventKind, step: Step) -> tuple[GameState, GameState]:
+        """Run ``step`` on the game under its lock, in one transaction; record the event."""
+
+        async def run(session: AsyncSession) -> tuple[GameState, GameState]:
+            row = await self._row(session, game_id, lock=True)
+            return await self._apply(session, row, user_id, kind, step, self.clock())
+
+        async with self._locks.hold(game_id):
+            return await self._transaction(run)
+
+    async def _apply(
+        self, session: AsyncSession, row: Game, user_id: int | None, kind: EventKind, step: Step, now: datetime
+    ) -> tuple[GameState, GameState]:
+        before = state_of(row)
+        after, detail = step(before)
+        old, new = changes.snapshot(before), changes.snapshot(after)
+        change = changes.diff(old, new)
+        if not change:
+            return before, before
+        write(row, new, now)
+        session.add(self._event(row.id, kind, user_id, now, detail, change))
+        await session.flush()
+        return before, state_of(row)
+
+    async def _undo(self, session: AsyncSession, game_id: int, user_id: int) -> Undone:
+        row = await self._row(session, game_id, lock=True)
+        state = state_of(row)
+        if state.player(user_id) is None:
+            raise errors.NotAPlayer("you are not playing in this game")
+        undone = await self._undone_ids(session, game_id)
+        events = (
+            await session.scalars(
+                select(Event).where(Event.game_id == game_id, Event.kind.in_(UNDOABLE)).order_by(Event.id.desc())
+            )
+        ).all()
+        target = next(
+            (e for e in events if e.id not in undone and (e.user_id == user_id or EventKind(e.kind).table_change)),
+            None,
+        )
+        if target is None:
+            raise errors.NothingToUndo("there is no change of yours to undo")
+        kind = EventKind(target.kind)
+        if not state.running and kind is not EventKind.GAME_ENDED:
+            raise errors.GameOver("this game has ended; /new starts another")
+        if kind is EventKind.GAME_ENDED:
+            other = await self._running_row(session, row.chat_id)
+            if other is not None:
+                raise errors.GameAlreadyRunning("another game is running in this chat now; the old one stays ended")
+        back = changes.reverse(target.diff)
+        current = changes.snapshot(state)
+        clash = changes.conflicts(current, back)
+        if clash:
+            raise errors.UndoConflict(await self._clash_message(session, state, target, clash))
+        after = changes.restore(state, changes.apply(current, back))
+        self._check_after_undo(after, back, user_id)
+        now = self.clock()
+        write(row, changes.snapshot(after), now)
+        detail = {"kind": kind.value, "by": target.user_id}
+        session.add(self._event(game_id, EventKind.UNDONE, user_id, now, detail, back, undoes=target.id))
+        await session.flush()
+        return Undone(record_of(target, undone=True), state_of(row))
+
+    @staticmethod
+    def _check_after_undo(state: GameState, back: changes.Diff, user_id: int) -> None:
+        """An undo out of order must not conjure tiles: re-check every rack it brings back."""
+        table = list(moves.table_tiles(state.table).elements())
+        changed = set(back.get("added", {})) | {
+            uid for uid, fields in back.get("players", {}).items() if "rack" in fields
+        }
+        if "table" in back.get("game", {}):
+            changed.add(str(user_id))
+        for uid in sorted(changed):
+            p = state.player(int(uid))
+            if p is not None and p.active:
+                moves.check_tiles(state.rules, f"after this undo, the table and {p.name}'s rack", table, p.rack)
+
+    async def _clash_message(self, session: AsyncSession, state: GameState, target: Event, clash: set[str]) -> str:
+        what = f"{self._whose(state, target.user_id)} {EventKind(target.kind).words}"
+        later = (
+            await session.scalars(
+                select(Event).where(Event.game_id == state.id, Event.id > target.id).order_by(Event.id)
+            )
+        ).all()
+        undone = await self._undone_ids(session, state.id)
+        for e in later:
+            if e.id in undone or e.kind == EventKind.UNDONE.value:
+                continue
+            if _overlaps(changes.touched(e.diff), clash):
+                culprit = f"{self._whose(state, e.user_id)} {EventKind(e.kind).words}"
+                return f"cannot undo {what}: {culprit} changed the same things after it; undo that first"
+        return f"cannot undo {what}: the game has changed since in the same places"
+
+    @staticmethod
+    def _whose(state: GameState, user_id: int | None) -> str:
+        p = state.player(user_id) if user_id is not None else None
+        return f"{p.name}'s" if p else "the"
+
+    @staticmethod
+    def _event(
+        game_id: int,
+        kind: EventKind,
+        user_id: int | None,
+        now: datetime,
+        detail: dict[str, Any],
+        diff: changes.Diff | None = None,
+        *,
+        undoes: int | None = None,
+    ) -> Event:
+        return Event(
+            game_id=game_id, kind=kind.value, user_id=user_id, at=now, detail=detail, diff=diff or {}, undoes_id=undoes
+        )
+
+    async def _transaction(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """Run ``work`` in a write transaction; retry if another writer got in first."""
+        for attempt in range(self.retries):
+            try:
+                async with self.db.writes() as session, session.begin():
+                    return await work(session)
+            except StaleDataError:
+                pass
+            except OperationalError as why:
+                if "locked" not in str(why) and "busy" not in str(why):
+                    raise
+            await asyncio.sleep(0.01 * 2**attempt)
+        raise errors.Busy("the game is busy changing; try again in a moment")
+
+    @staticmethod
+    async def _row(session: AsyncSession, game_id: int, *, lock: bool = False) -> Game:
+        query = select(Game).where(Game.id == game_id).options(selectinload(Game.players))
+        if lock:
+            query = query.with_for_update(of=Game)
+        row = (await session.scalars(query)).one_or_none()
+        if row is None:
+            raise errors.NoGame(f"there is no game {game_id}")
+        return row
+
+    @staticmethod
+    async def _running_row(session: AsyncSession, chat_id: int, *, lock: bool = False) -> Game | None:
+        query = select(Game).where(Game.chat_id == chat_id, Game.status == RUNNING).options(selectinload(Game.players))
+        if lock:
+            query = query.with_for_update(of=Game)
+        return (await session.scalars(query)).one_or_none()
+
+    @staticmethod
+    async def _invite_row(session: AsyncSession, invite: str) -> Game:
+        query = select(Game).where(Game.invite == invite).options(selectinload(Game.players))
+        row = (await session.scalars(query)).one_or_none()
+        if row is None or row.status != RUNNING:
+            raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
+        return row
+
+    @staticmethod
+    async def _undone_ids(session: AsyncSession, game_id: int) -> set[int]:
+        query = select(Event.undoes_id).where(Event.game_id == game_id, Event.undoes_id.is_not(None))
+        return {i for i in (await session.scalars(query)).all() if i is not None}
+
+    async def count_events(self, game_id: int) -> int:
+        """How many events the game's history holds (undo entries included)."""
+        async with self.db.reads() as session, session.begin():
+            query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
+            return int((await session.scalar(query)) or 0)
+
+
+def _overlaps(keys: Iterable[str], clash: Iterable[str]) -> bool:
+    return any(k == c or k.startswith(c + ":") or c.startswith(k + ":") for k in keys for c in clash)
