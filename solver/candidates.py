@@ -1,0 +1,68 @@
+"""Every set shape a variant allows, as columns for the model.
+
+A shape is a set written without jokers (what each tile stands for). Jokers are
+not enumerated into sets: the model lets a joker stand in for any tile of a
+shape. That keeps every legal set, jokers at the ends and two jokers included,
+with a tenth of the columns. Runs longer than ``2 * smallest_set - 1`` are
+left out because they split into shorter valid runs (the display joins them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from solver.rules import Rules
+from solver.sets import TileSet
+from solver.tiles import JOKER, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A column of the model: one set, or the two halves of a split run, without jokers."""
+
+    sets: tuple[TileSet, ...]
+    counts: tuple[tuple[Tile, int], ...]
+    size: int
+    value: int
+
+    @staticmethod
+    def of(*sets: TileSet) -> Shape:
+        counter: Counter[Tile] = Counter()
+        for s in sets:
+            counter.update(s.stands_for)
+        return Shape(sets, tuple(counter.items()), sum(len(s) for s in sets), sum(s.value for s in sets))
+
+    def copies_fitting(self, pool: Counter[Tile]) -> int:
+        """How many copies of the shape the pool can make, jokers filling in."""
+        jokers = pool[JOKER]
+        best = 0
+        while True:
+            need = sum(max(0, (best + 1) * n - pool[t]) for t, n in self.counts)
+            if need > jokers:
+                return best
+            best += 1
+
+
+@lru_cache(maxsize=16)
+def all_shapes(rules: Rules) -> tuple[Shape, ...]:
+    """Every joker-free set shape under ``rules``: runs up to twice the smallest set, all groups."""
+    out: list[Shape] = []
+    longest_run = 2 * rules.smallest_set - 1
+    for colour in rules.colour_order:
+        for length in range(rules.smallest_set, min(longest_run, rules.numbers) + 1):
+            for start in range(1, rules.numbers - length + 2):
+                out.append(Shape.of(TileSet.run(colour, start, (), length)))
+    for number in range(1, rules.numbers + 1):
+        for size in range(rules.smallest_set, rules.max_group + 1):
+            for colours in combinations(rules.colour_order, size):
+                out.append(Shape.of(TileSet.group(number, colours)))
+    return tuple(out)
+
+
+def available(rules: Rules, pool: Counter[Tile]) -> list[Shape]:
+    """The shapes the pool can make at least once, jokers filling in."""
+    jokers = pool[JOKER]
+    return [s for s in all_shapes(rules) if sum(1 for t, _ in s.counts if pool[t] == 0) <= jokers]

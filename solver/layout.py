@@ -1,0 +1,174 @@
+"""From the model's chosen columns to the table a person sees.
+
+Joins runs the model kept short (a run of 3-5 next to another of the same
+colour), puts the old sets first in their old order, and works out where every
+tile of the new table came from, so pictures and move lists can tell placed,
+moved and untouched tiles apart.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from solver.candidates import Shape
+from solver.rules import Rules
+from solver.sets import Kind, TileSet
+from solver.solution import Objective, Origin, Solution
+from solver.tiles import JOKER, Tile
+
+
+def lay_out(
+    *,
+    rules: Rules,
+    rack: Sequence[Tile],
+    table: Sequence[TileSet],
+    chosen: Sequence[tuple[int | None, TileSet]],
+    objective: Objective,
+    initial_meld: bool,
+    optimal: bool,
+    solve_ms: float,
+) -> Solution:
+    kept = sorted([(i, s) for i, s in chosen if i is not None], key=lambda e: (e[0], e[1].low))
+    fresh = [s for i, s in chosen if i is None]
+    kept_sets, fresh = _join_runs(kept, fresh)
+    fresh.sort(key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s), str(s)))
+    new_table = [s for _, s in kept_sets] + fresh
+    kept_from: list[int | None] = [i for i, _ in kept_sets] + [None] * len(fresh)
+    origins = _origins(table, new_table, kept_from)
+    placed = [t for s, row in zip(new_table, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack]
+    left = Counter(rack)
+    left.subtract(placed)
+    if any(n < 0 for n in left.values()):
+        raise AssertionError("the play uses tiles that are not on the rack")
+    old_jv = sum(s.joker_value for s in table)
+    new_jv = sum(s.joker_value for s in new_table)
+    placed_jokers = sum(1 for t in placed if t.is_joker)
+    joker_points = min(max(0, new_jv - old_jv), rules.numbers * placed_jokers)
+    return Solution(
+        rules=rules,
+        objective=objective,
+        initial_meld=initial_meld,
+        table_before=tuple(table),
+        table=tuple(new_table),
+        origins=tuple(tuple(row) for row in origins),
+        kept_from=tuple(kept_from),
+        placed=tuple(sorted(placed, key=rules.tile_key)),
+        rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
+        points_placed=sum(t.number for t in placed if not t.is_joker) + joker_points,
+        kept_sets=len({i for i in kept_from if i is not None}),
+        optimal=optimal,
+        solve_ms=solve_ms,
+    )
+
+
+def place_jokers(
+    picked: Sequence[tuple[int | None, Shape]], jokers: Counter[Tile], table: Sequence[TileSet]
+) -> list[tuple[int | None, TileSet]]:
+    """Put each joker the model used into a place that stands for its tile.
+
+    An old set keeps its jokers where they were; then jokers go into new sets
+    and the grown ends of old sets; an old set's own numbered tile is
+    replaced by a joker only when nothing else fits.
+    """
+    left = jokers.copy()
+    sets = [(origin, s) for origin, shape in picked for s in shape.sets]
+    marks = [[False] * len(s) for _, s in sets]
+    own: list[Counter[Tile]] = []
+    for k, (origin, s) in enumerate(sets):
+        old = table[origin] if origin is not None else None
+        was_joker = Counter(st for t, st in zip(old.tiles, old.stands_for, strict=True) if t.is_joker) if old else Counter()
+        was_real = Counter(t for t in old.tiles if not t.is_joker) if old else Counter()
+        own.append(was_real)
+        for j, st in enumerate(s.stands_for):
+            if was_joker[st] and left[st]:
+                was_joker[st] -= 1
+                left[st] -= 1
+                marks[k][j] = True
+    for last_resort in (False, True):
+        for k, (_, s) in enumerate(sets):
+            for j in reversed(range(len(s))):
+                st = s.stands_for[j]
+                if marks[k][j] or not left[st]:
+                    continue
+                if (own[k][st] > 0) != last_resort:
+                    continue
+                left[st] -= 1
+                marks[k][j] = True
+    out = []
+    for (origin, s), row in zip(sets, marks, strict=True):
+        tiles = tuple(JOKER if m else t for t, m in zip(s.stands_for, row, strict=True))
+        out.append((origin, TileSet(s.kind, tiles, s.stands_for)))
+    return out
+
+
+def _join_runs(
+    kept: list[tuple[int, TileSet]], fresh: list[TileSet]
+) -> tuple[list[tuple[int, TileSet]], list[TileSet]]:
+    """Join each new run onto a run of its colour that it continues, old sets first."""
+    runs = sorted((s for s in fresh if s.kind is Kind.RUN), key=lambda s: (str(s.colour), s.low))
+    others = [s for s in fresh if s.kind is not Kind.RUN]
+    joined = True
+    while joined:
+        joined = False
+        for r in list(runs):
+            for k, (i, s) in enumerate(kept):
+                if s.kind is Kind.RUN and s.colour == r.colour and _touch(s, r):
+                    kept[k] = (i, _join(s, r))
+                    runs.remove(r)
+                    joined = True
+                    break
+            else:
+                for other in runs:
+                    if other is not r and other.colour == r.colour and _touch(other, r):
+                        runs.remove(r)
+                        runs[runs.index(other)] = _join(other, r)
+                        joined = True
+                        break
+            if joined:
+                break
+    return kept, runs + others
+
+
+def _touch(a: TileSet, b: TileSet) -> bool:
+    return a.high + 1 == b.low or b.high + 1 == a.low
+
+
+def _join(a: TileSet, b: TileSet) -> TileSet:
+    first, second = (a, b) if a.low < b.low else (b, a)
+    return TileSet(Kind.RUN, first.tiles + second.tiles, first.stands_for + second.stands_for)
+
+
+def _origins(
+    old: Sequence[TileSet], new: Sequence[TileSet], kept_from: Sequence[int | None]
+) -> list[list[Origin]]:
+    """Where each new tile lay: its own old set first, then the lowest old set with one spare."""
+    spare: dict[int, Counter[Tile]] = {i: s.counts() for i, s in enumerate(old)}
+    rows: list[list[Origin | None]] = [[None] * len(s) for s in new]
+    for k, (s, i) in enumerate(zip(new, kept_from, strict=True)):
+        if i is None:
+            continue
+        old_jokers = Counter(st for t, st in zip(old[i].tiles, old[i].stands_for, strict=True) if t.is_joker)
+        for j, (t, st) in enumerate(zip(s.tiles, s.stands_for, strict=True)):
+            if t.is_joker and old_jokers[st] > 0 and spare[i][JOKER] > 0:
+                old_jokers[st] -= 1
+            elif t.is_joker or spare[i][t] == 0:
+                continue
+            spare[i][t] -= 1
+            rows[k][j] = Origin(i)
+    out: list[list[Origin]] = []
+    for k, s in enumerate(new):
+        row: list[Origin] = []
+        for j, t in enumerate(s.tiles):
+            found = rows[k][j]
+            if found is None:
+                source = next((i for i in sorted(spare) if spare[i][t] > 0), None)
+                if source is not None:
+                    spare[source][t] -= 1
+                found = Origin(source)
+            row.append(found)
+        out.append(row)
+    leftover = sum((c for c in spare.values()), Counter())
+    if +leftover:
+        raise AssertionError(f"old table tiles missing from the new table: {dict(+leftover)}")
+    return out

@@ -1,0 +1,86 @@
+"""A small integer program on SCIP: integer columns, ranged rows, maximise.
+
+Kept apart from the game so the SCIP settings, chosen by measurement (see
+BENCHMARKS.md), live in one place. The model is solved with
+``optimizeNogil`` so a caller's event loop (or other threads) keep running.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pyscipopt import Model, quicksum
+
+#: SCIP settings chosen by measurement on the benchmark positions (BENCHMARKS.md).
+SCIP_PARAMS: dict[str, float | int | bool | str] = {
+    "randomization/randomseedshift": 0,
+    "parallel/maxnthreads": 1,
+    "presolving/maxrounds": 0,
+}
+
+
+@dataclass(slots=True)
+class Column:
+    """An integer variable: its coefficients by row, objective weight and upper bound."""
+
+    rows: dict[int, int]
+    objective: float
+    upper: int | None
+
+
+@dataclass(slots=True)
+class Program:
+    """Rows (each ``lower <= sum <= upper``, None for no bound) and columns; maximised."""
+
+    rows: list[tuple[float | None, float | None]] = field(default_factory=list)
+    columns: list[Column] = field(default_factory=list)
+    start: list[int] | None = None
+
+    def row(self, lower: float | None, upper: float | None) -> int:
+        self.rows.append((lower, upper))
+        return len(self.rows) - 1
+
+    def column(self, rows: dict[int, int], objective: float, upper: int | None) -> int:
+        self.columns.append(Column(rows, objective, upper))
+        return len(self.columns) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    counts: list[int]
+    optimal: bool
+    feasible: bool
+
+
+def solve_program(program: Program, time_limit: float) -> Outcome:
+    """Maximise; a start solution (if given) is handed to SCIP first."""
+    model = Model()
+    model.hideOutput()
+    for name, value in SCIP_PARAMS.items():
+        model.setParam(name, value)
+    model.setParam("limits/time", time_limit)
+    model.setMaximize()
+    xs = [model.addVar(vtype="I", lb=0, ub=c.upper, obj=c.objective) for c in program.columns]
+    terms: list[list[tuple[int, int]]] = [[] for _ in program.rows]
+    for i, c in enumerate(program.columns):
+        for r, a in c.rows.items():
+            terms[r].append((i, a))
+    for (lower, upper), row in zip(program.rows, terms, strict=True):
+        expr = quicksum(a * xs[i] for i, a in row)
+        if lower is not None and upper is not None:
+            model.addCons(expr == lower if lower == upper else lower <= (expr <= upper))
+        elif lower is not None:
+            model.addCons(expr >= lower)
+        elif upper is not None:
+            model.addCons(expr <= upper)
+    if program.start is not None:
+        sol = model.createSol()
+        for x, v in zip(xs, program.start, strict=True):
+            model.setSolVal(sol, x, v)
+        model.addSol(sol, free=True)
+    model.optimizeNogil()
+    status = model.getStatus()
+    if model.getNSols() == 0:
+        return Outcome([0] * len(xs), optimal=status == "infeasible", feasible=False)
+    best = model.getBestSol()
+    return Outcome([round(model.getSolVal(best, x)) for x in xs], optimal=status == "optimal", feasible=True)

@@ -1,0 +1,111 @@
+"""The one-tile puzzle: put one goal tile on a table of numbered rows in as few actions as possible.
+
+This module is the puzzle's text format (what ``python -m bot puzzle`` reads
+and prints); the rules of the rows are in ``puzzle_rows`` and the search with
+its tie-breaks in ``puzzle_search``. Colours here are B G R Y (blue, green,
+red, yellow), groups are printed in that order.
+
+Input: the goal tile; the number of rows; then one row a line, ``id tiles…``.
+Output: one action a line (``TAKE 5R 2``, ``PUT 5R 1``, ``COMBINE 1 3``), then
+the rows left ascending by id. No answer within the bound prints ``IMPOSSIBLE``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.errors import RummikubError
+from solver.puzzle_rows import JOKER_CODE, Limits, Row, code, colour_of, is_valid, layout, number_of
+from solver.puzzle_search import Action, ActionKind, Found, search, start_state
+
+COLOURS = "BGRY"
+LIMITS = Limits(numbers=13, colours=len(COLOURS), smallest=3)
+IMPOSSIBLE = "IMPOSSIBLE"
+MAX_ACTIONS = 40
+
+_TILE = re.compile(r"(?P<n1>\d+)(?P<c1>[A-Z])|(?P<c2>[A-Z])(?P<n2>\d+)|(?P<j>J|JOKER|\*)", re.IGNORECASE)
+
+
+class PuzzleError(RummikubError):
+    """Puzzle text that cannot be read; the message names the line and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """The goal tile and the rows by id (tiles as codes, see ``puzzle_rows``)."""
+
+    goal: int
+    rows: dict[int, Row]
+
+
+def parse_tile(token: str, where: str = "") -> int:
+    m = _TILE.fullmatch(token.strip())
+    at = f" ({where})" if where else ""
+    if m is None:
+        raise PuzzleError(f"`{token}`{at}: not a tile; write a number and a colour of {COLOURS}, like 3R, or J")
+    if m.group("j"):
+        return JOKER_CODE
+    digits, letter = (m.group("n1"), m.group("c1")) if m.group("n1") else (m.group("n2"), m.group("c2"))
+    number, colour = int(digits), letter.upper()
+    if colour not in COLOURS:
+        raise PuzzleError(f"`{token}`{at}: the colours are {' '.join(COLOURS)}")
+    if not 1 <= number <= LIMITS.numbers:
+        raise PuzzleError(f"`{token}`{at}: numbers go 1-{LIMITS.numbers}")
+    return code(number, COLOURS.index(colour))
+
+
+def parse_puzzle(text: str) -> Puzzle:
+    """Read the puzzle; every row must already be a valid run or group and at most one joker may lie on the table."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if len(lines) < 2:
+        raise PuzzleError("expected the goal tile on line 1 and the number of rows on line 2")
+    goal = parse_tile(lines[0], "line 1, the goal tile")
+    if not lines[1].isdigit():
+        raise PuzzleError(f"line 2: `{lines[1]}` is not a number of rows")
+    count = int(lines[1])
+    body = [line for line in lines[2:] if line]
+    if len(body) != count:
+        raise PuzzleError(f"line 2 says {count} rows, but {len(body)} follow")
+    rows: dict[int, Row] = {}
+    for number, line in enumerate(body, start=3):
+        rid_text, *tokens = line.split()
+        if not rid_text.isdigit() or int(rid_text) < 1:
+            raise PuzzleError(f"line {number}: a row starts with its id, a whole number from 1, not `{rid_text}`")
+        rid = int(rid_text)
+        if rid in rows:
+            raise PuzzleError(f"line {number}: row id {rid} is used twice")
+        row = tuple(sorted(parse_tile(tok, f"line {number}") for tok in tokens))
+        if not is_valid(row, LIMITS):
+            raise PuzzleError(f"line {number}: row {rid} is not a valid run or group")
+        rows[rid] = row
+    if sum(r.count(JOKER_CODE) for r in rows.values()) > 1:
+        raise PuzzleError("at most one joker may lie on the table")
+    return Puzzle(goal, rows)
+
+
+def format_tile(c: int) -> str:
+    return "J" if c == JOKER_CODE else f"{number_of(c)}{COLOURS[colour_of(c)]}"
+
+
+def format_action(a: Action) -> str:
+    if a.kind is ActionKind.COMBINE:
+        return f"COMBINE {a.row} {a.other}"
+    return f"{a.kind.value} {format_tile(a.tile)} {a.row}"
+
+
+def format_answer(found: Found) -> str:
+    lines = [format_action(a) for a in found.actions]
+    lines += [" ".join([str(rid), *(format_tile(t) for t in layout(row, LIMITS))]) for rid, row in found.rows]
+    return "\n".join(lines)
+
+
+def solve(puzzle: Puzzle, max_actions: int = MAX_ACTIONS, max_states: int = 400_000) -> Found | None:
+    """The best action list (see ``puzzle_search`` for the tie-breaks), or None when there is none."""
+    return search(start_state(puzzle.rows), puzzle.goal, LIMITS, max_actions, max_states)
+
+
+def solve_puzzle(text: str, max_actions: int = MAX_ACTIONS) -> str:
+    """The puzzle's answer as text, exactly as ``python -m bot puzzle`` prints it (without the final newline)."""
+    found = solve(parse_puzzle(text), max_actions)
+    return IMPOSSIBLE if found is None else format_answer(found)

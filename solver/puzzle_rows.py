@@ -1,0 +1,162 @@
+"""The one-tile puzzle's rows: which rows are valid, and what a TAKE, PUT or COMBINE does to them.
+
+The search touches rows millions of times, so a tile is a small int and a row
+is a sorted tuple of them; the answers are cached. A joker is never fixed to a
+value: a row is just its tiles, and it is valid when *some* place for each
+joker makes it a run or a group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: The joker's code; larger than any numbered tile so it sorts last in a row.
+JOKER_CODE = 1 << 12
+_NUMBER_BITS = 7
+
+Row = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The deck the rows are checked against: numbers 1..numbers, colours 0..colours-1."""
+
+    numbers: int = 13
+    colours: int = 4
+    smallest: int = 3
+
+
+def code(number: int, colour: int) -> int:
+    """A numbered tile as an int: colour in the high bits, so codes sort colour by colour, low to high."""
+    return (colour << _NUMBER_BITS) | number
+
+
+def number_of(c: int) -> int:
+    return c & ((1 << _NUMBER_BITS) - 1)
+
+
+def colour_of(c: int) -> int:
+    return c >> _NUMBER_BITS
+
+
+def _split_jokers(row: Row) -> tuple[Row, int]:
+    jokers = row.count(JOKER_CODE)
+    return row[: len(row) - jokers], jokers
+
+
+@lru_cache(maxsize=1 << 18)
+def is_run(row: Row, limits: Limits) -> bool:
+    """One colour, numbers in a row, jokers filling the gaps or the ends."""
+    reals, jokers = _split_jokers(row)
+    if len(row) < limits.smallest or not reals or len(row) > limits.numbers:
+        return False
+    colour = colour_of(reals[0])
+    if any(colour_of(t) != colour for t in reals):
+        return False
+    numbers = [number_of(t) for t in reals]  # sorted: same colour, codes ascend with numbers
+    if any(a == b for a, b in zip(numbers, numbers[1:], strict=False)):
+        return False
+    return numbers[-1] - numbers[0] + 1 - len(numbers) <= jokers
+
+
+@lru_cache(maxsize=1 << 18)
+def is_group(row: Row, limits: Limits) -> bool:
+    """One number, each colour at most once."""
+    reals, _ = _split_jokers(row)
+    if len(row) < limits.smallest or not reals or len(row) > limits.colours:
+        return False
+    number = number_of(reals[0])
+    colours = [colour_of(t) for t in reals]
+    return all(number_of(t) == number for t in reals) and len(set(colours)) == len(colours)
+
+
+def is_valid(row: Row, limits: Limits) -> bool:
+    return is_run(row, limits) or is_group(row, limits)
+
+
+def _with(row: Row, t: int) -> Row:
+    return tuple(sorted((*row, t)))
+
+
+def _without(row: Row, t: int) -> Row:
+    i = row.index(t)
+    return row[:i] + row[i + 1 :]
+
+
+def _halves(low: Row, high: Row, jokers: int, limits: Limits) -> tuple[Row, Row] | None:
+    """Two runs from ``low`` and ``high`` sharing ``jokers``; jokers go high first (they lie at the right end)."""
+    for up in range(jokers, -1, -1):
+        a = low + (JOKER_CODE,) * (jokers - up)
+        b = high + (JOKER_CODE,) * up
+        if is_run(a, limits) and is_run(b, limits):
+            return a, b
+    return None
+
+
+@lru_cache(maxsize=1 << 18)
+def put(row: Row, t: int, limits: Limits) -> tuple[Row, ...] | None:
+    """The row(s) after putting ``t`` in ``row``: one row, or a run split in two at ``t``'s twin, or None.
+
+    A split happens only when the tile cannot simply join: adding 5R to
+    3R 4R J 6R 7R makes one run (the joker moves to an end).
+    """
+    joined = _with(row, t)
+    if is_valid(joined, limits):
+        return (joined,)
+    if t == JOKER_CODE or t not in row or not is_run(row, limits):
+        return None
+    reals, jokers = _split_jokers(row)
+    n = number_of(t)
+    low = tuple(x for x in reals if number_of(x) <= n)
+    high = (t, *(x for x in reals if number_of(x) > n))
+    return _halves(low, high, jokers, limits)
+
+
+@lru_cache(maxsize=1 << 18)
+def take(row: Row, t: int, limits: Limits) -> tuple[Row, ...] | None:
+    """The row(s) left after taking ``t`` from ``row``: one row, a run split in two where ``t`` was, or None."""
+    rest = _without(row, t)
+    if is_valid(rest, limits):
+        return (rest,)
+    if not is_run(row, limits):
+        return None
+    reals, jokers = _split_jokers(rest)
+    if t != JOKER_CODE:
+        n = number_of(t)
+        return _halves(
+            tuple(x for x in reals if number_of(x) < n), tuple(x for x in reals if number_of(x) > n), jokers, limits
+        )
+    for cut in range(1, len(reals)):  # the joker filled a gap: the run falls apart there
+        if number_of(reals[cut]) - number_of(reals[cut - 1]) > 1:
+            halves = _halves(reals[:cut], reals[cut:], jokers, limits)
+            if halves is not None:
+                return halves
+    return None
+
+
+@lru_cache(maxsize=1 << 18)
+def combine(a: Row, b: Row, limits: Limits) -> Row | None:
+    """Two runs joined into one valid run, or None."""
+    if not (is_run(a, limits) and is_run(b, limits)):
+        return None
+    joined = tuple(sorted(a + b))
+    return joined if is_run(joined, limits) else None
+
+
+def layout(row: Row, limits: Limits) -> Row:
+    """Display order: a run low to high with each joker in a gap it fills or else at the right end;
+    a group in colour order with jokers last."""
+    reals, jokers = _split_jokers(row)
+    if not is_run(row, limits) or is_group(row, limits) and len(reals) > 1:
+        return row  # codes sort colour by colour, so a group is already in colour order, jokers last
+    out: list[int] = []
+    previous = reals[0] if reals else JOKER_CODE
+    for x in reals:
+        if out:
+            gap = number_of(x) - number_of(previous) - 1
+            out.extend([JOKER_CODE] * gap)
+            jokers -= gap
+        out.append(x)
+        previous = x
+    return (*out, *(JOKER_CODE,) * jokers)

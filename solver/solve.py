@@ -1,0 +1,179 @@
+"""Find the best play: the most rack tiles (or points) onto the table, the table disturbed least.
+
+Columns are set shapes (see ``candidates``) and the grown forms of the old sets
+(see ``kept``); a joker is a column of its own per tile it may stand for. The
+objective is one weighted sum, weighted so each goal strictly outranks the
+next: tiles (or points) placed, then table tiles kept in the set they were in,
+then points (or tiles) as a tie-break. Remaining ties are broken by SCIP's
+deterministic search over a model built in a fixed order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.candidates import Shape, available
+from solver.deck import check_deck
+from solver.errors import RummikubError
+from solver.kept import variants
+from solver.layout import lay_out, place_jokers
+from solver.model import Program, solve_program
+from solver.rules import Rules
+from solver.sets import TileSet, tiles_of
+from solver.solution import Objective, Solution
+from solver.tiles import JOKER, Tile
+
+DEFAULT_TIME_LIMIT = 5.0
+
+
+class NoArrangement(RummikubError):
+    """Tiles that cannot all be laid in valid sets."""
+
+
+def solve(
+    rack: Sequence[Tile],
+    table: Sequence[TileSet],
+    rules: Rules,
+    *,
+    objective: Objective = Objective.TILES,
+    initial_meld: bool = False,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Solution:
+    """The best play of ``rack`` onto ``table`` under ``rules``.
+
+    Raises ``DeckError`` when rack and table together hold more of a tile than
+    the deck has. The table's sets must already be valid (``make_set``).
+    """
+    started = time.perf_counter()
+    check_deck(rules, rack, tiles_of(table))
+    rack_count = Counter(rack)
+    table_count = Counter() if initial_meld else tiles_of(table)
+    pool = rack_count + table_count
+    columns: list[tuple[int | None, Shape]] = [(None, s) for s in available(rules, pool)]
+    if not initial_meld:
+        for i, old in enumerate(table):
+            columns.extend((i, v) for v in variants(old, rules, pool))
+    build = _Builder(rules, rack_count, table_count, columns, objective, [len(s) for s in table])
+    if initial_meld:
+        build.meld(rules.initial_meld)
+    else:
+        build.start_from(table)
+    build.joker_points(table if objective is Objective.POINTS and not initial_meld else ())
+    outcome = solve_program(build.program, time_limit)
+    if outcome.feasible:
+        chosen = build.chosen(outcome.counts, table)
+    else:
+        chosen = []
+    if initial_meld or not outcome.feasible:
+        chosen = [(i, s) for i, s in enumerate(table)] + chosen
+    return lay_out(
+        rules=rules,
+        rack=rack,
+        table=table,
+        chosen=chosen,
+        objective=objective,
+        initial_meld=initial_meld,
+        optimal=outcome.optimal,
+        solve_ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT) -> list[TileSet]:
+    """Lay a loose list of table tiles out as valid sets, or raise ``NoArrangement``."""
+    check_deck(rules, tiles)
+    count = Counter(tiles)
+    build = _Builder(rules, Counter(), count, [(None, s) for s in available(rules, count)], Objective.TILES)
+    outcome = solve_program(build.program, time_limit)
+    if not outcome.feasible:
+        why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"
+        raise NoArrangement(f"these table tiles do not make a table: {why}")
+    sets = [s for _, s in build.chosen(outcome.counts, ())]
+    return sorted(sets, key=lambda s: (s.kind.value, rules.tile_key(s.stands_for[0]), len(s)))
+
+
+@dataclass
+class _Builder:
+    """Builds the program for one position and reads its answer back."""
+
+    rules: Rules
+    rack: Counter[Tile]
+    table: Counter[Tile]
+    shapes: list[tuple[int | None, Shape]]
+    objective: Objective
+    old_sizes: Sequence[int] = ()
+
+    def __post_init__(self) -> None:
+        rules, rack, table = self.rules, self.rack, self.table
+        most = rules.deck_size() + 1
+        second_max = most * (rules.numbers + 1) if self.objective is Objective.TILES else most
+        self.w_kept = second_max + 1
+        self.w_first = self.w_kept * most + second_max + 1
+        self.split = self.objective is Objective.POINTS and table[JOKER] > 0
+        tiles = sorted({t for _, s in self.shapes for t, _ in s.counts}, key=rules.tile_key)
+        program = Program()
+        self.tile_row = {t: program.row(table[t], table[t] + rack[t]) for t in tiles}
+        kept_rows: dict[int, int] = {}
+        for origin, shape in self.shapes:
+            rows = {self.tile_row[t]: n for t, n in shape.counts}
+            if origin is not None:
+                if origin not in kept_rows:
+                    kept_rows[origin] = program.row(None, 1)
+                rows[kept_rows[origin]] = 1
+            program.column(rows, self._weight(shape, origin), None)
+        self.program = program
+        self.joker_columns: dict[Tile, int] = {}
+        jokers = rack[JOKER] + table[JOKER]
+        if jokers:
+            joker_row = program.row(table[JOKER], jokers)
+            for t in tiles:
+                cost = -self.w_first * t.number if self.split else 0
+                self.joker_columns[t] = program.column({self.tile_row[t]: -1, joker_row: 1}, cost, jokers)
+
+    def _weight(self, shape: Shape, origin: int | None) -> float:
+        kept = 0 if origin is None else self.old_sizes[origin]
+        if self.objective is Objective.TILES:
+            first, second = shape.size, shape.value
+        else:
+            first, second = shape.value, shape.size
+        return float(self.w_first * first + self.w_kept * kept + second)
+
+    def meld(self, threshold: int) -> None:
+        """The opening: the new sets together are worth at least ``threshold``."""
+        r = self.program.row(threshold, None)
+        for (_, shape), column in zip(self.shapes, self.program.columns, strict=False):
+            column.rows[r] = shape.value
+
+    def start_from(self, table: Sequence[TileSet]) -> None:
+        """The table as it lies is always a valid answer: hand it to SCIP as a start."""
+        start = [0] * len(self.program.columns)
+        seen: set[int] = set()
+        for k, (origin, _) in enumerate(self.shapes):
+            if origin is not None and origin not in seen:
+                seen.add(origin)
+                start[k] = 1
+        for s in table:
+            for t, stands in zip(s.tiles, s.stands_for, strict=True):
+                if t.is_joker:
+                    start[self.joker_columns[stands]] += 1
+        self.program.start = start
+
+    def joker_points(self, table: Sequence[TileSet]) -> None:
+        """With jokers already on the table, a placed joker is worth the rise in joker value, 13 at most."""
+        if not self.split:
+            return
+        old_value = sum(s.joker_value for s in table)
+        program = self.program
+        rise = program.row(None, -old_value)
+        cap = program.row(None, -self.rules.numbers * self.table[JOKER])
+        program.column({rise: 1, cap: 1}, float(self.w_first), None)
+        for t, k in self.joker_columns.items():
+            program.columns[k].rows[rise] = -t.number
+            program.columns[k].rows[cap] = -self.rules.numbers
+
+    def chosen(self, counts: list[int], table: Sequence[TileSet]) -> list[tuple[int | None, TileSet]]:
+        picked = [(origin, shape) for (origin, shape), n in zip(self.shapes, counts, strict=False) for _ in range(n)]
+        jokers = Counter({t: counts[k] for t, k in self.joker_columns.items() if counts[k]})
+        return place_jokers(picked, jokers, table)
