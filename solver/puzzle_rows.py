@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 #: The joker's code; larger than any numbered tile so it sorts last in a row.
 JOKER_CODE = 1 << 12
@@ -18,13 +19,16 @@ _NUMBER_BITS = 7
 Row = tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Limits:
     """The deck the rows are checked against: numbers 1..numbers, colours 0..colours-1."""
 
     numbers: int = 13
     colours: int = 4
     smallest: int = 3
+
+    # Compared and hashed by identity: the row caches key on it millions of times, and the few
+    # Limits a process makes are kept alive by those caches anyway.
 
 
 def code(number: int, colour: int) -> int:
@@ -55,7 +59,7 @@ def is_run(row: Row, limits: Limits) -> bool:
     if any(colour_of(t) != colour for t in reals):
         return False
     numbers = [number_of(t) for t in reals]  # sorted: same colour, codes ascend with numbers
-    if any(a == b for a, b in zip(numbers, numbers[1:], strict=False)):
+    if any(a == b for a, b in pairwise(numbers)):
         return False
     return numbers[-1] - numbers[0] + 1 - len(numbers) <= jokers
 
@@ -148,7 +152,7 @@ def layout(row: Row, limits: Limits) -> Row:
     """Display order: a run low to high with each joker in a gap it fills or else at the right end;
     a group in colour order with jokers last."""
     reals, jokers = _split_jokers(row)
-    if not is_run(row, limits) or is_group(row, limits) and len(reals) > 1:
+    if not is_run(row, limits) or (is_group(row, limits) and len(reals) > 1):
         return row  # codes sort colour by colour, so a group is already in colour order, jokers last
     out: list[int] = []
     previous = reals[0] if reals else JOKER_CODE

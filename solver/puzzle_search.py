@@ -185,4 +185,3 @@ def _best(
     )
     actions.append(action)
     return Found(tuple(actions), rows)
-
