@@ -65,7 +65,7 @@ def tile_sprite(t: Tile, mark: Mark, m: Metrics) -> Image.Image:
         ink = INK[t.colour]
         text = str(t.number)
         size = m.number_font
-        while size > 6 and text_width(text, size) > w - 2 * ring - max(2, w // 14):
+        while size > 6 and text_width(text, size) > w - 2 * ring - max(2, w // 7):
             size -= 1
         draw.text((w / 2, h * NUMBER_Y), text, fill=ink, font=font(size), anchor="mm")
         _cue(draw, t.colour.letter, ink, m)
