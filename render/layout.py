@@ -187,19 +187,46 @@ def _count(n: int) -> str:
 
 
 def _fit(content: _Content, width: int, scale: float | None) -> Layout:
-    if scale is not None:
-        return _compose(content, Metrics.at(scale), width)
+    """The largest scale that fits Telegram's limits, then the narrowest width that is not taller than wide."""
     last: Layout | None = None
-    for s in SCALES:
+    for s in SCALES if scale is None else (scale,):
         try:
             last = _compose(content, Metrics.at(s), width)
         except LayoutError:
+            if scale is not None:
+                raise
             continue
-        if last.fits_telegram():
-            return last
+        if last.fits_telegram() or scale is not None:
+            return _narrowed(content, last, width)
     if last is None:
         raise LayoutError(f"a picture {width} px wide has no room for a tile")
     raise LayoutError(f"too much to show: even at scale {SCALES[-1]} the picture is {last.width}x{last.height}")
+
+
+#: Step between the widths tried when narrowing a picture.
+NARROW_STEP = 40
+
+
+def _narrowed(content: _Content, layout: Layout, width: int) -> Layout:
+    """Wrap a wide, short picture onto more rows, down to MIN_WIDTH, while it stays at most square.
+
+    A phone shows a photo across the screen's width, so a long strip of a few
+    sets comes out tiny; the same sets on two rows of a narrower picture show
+    each tile much larger.
+    """
+    best = layout
+    floor = min(MIN_WIDTH, width)
+    for w in range(layout.width - NARROW_STEP, floor - 1, -NARROW_STEP):
+        if best.height >= best.width:
+            break
+        try:
+            candidate = _compose(content, layout.metrics, w)
+        except LayoutError:
+            break
+        if candidate.height > candidate.width:
+            break
+        best = candidate
+    return best
 
 
 def min_width(scale: float = 1.0) -> int:

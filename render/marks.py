@@ -22,7 +22,7 @@ class Mark(Enum):
 LEGEND: dict[Mark, str] = {
     Mark.RACK: "from your rack",
     Mark.MOVED: "moved from another set",
-    Mark.PLAIN: "stays where it is",
+    Mark.PLAIN: "unchanged",
 }
 
 

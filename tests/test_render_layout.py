@@ -308,3 +308,11 @@ def test_random_tables_at_every_scale(sets: list[TileSet], scale: float) -> None
     layout = layout_table(sets, STANDARD, rack=[Tile()], header="A header line", scale=scale)
     check_layout(layout)
     assert layout.metrics.scale == scale
+
+
+def test_a_short_wide_play_wraps_onto_more_rows_for_a_phone() -> None:
+    layout = layout_solution(small_play())
+    one_row_width = sum(s.box.w for s in layout.sets)
+    assert layout.width < one_row_width  # it did wrap
+    assert layout.width >= MIN_WIDTH and layout.height <= layout.width  # but is not taller than wide
+    assert len({s.trays[0].y for s in layout.sets}) >= 2
