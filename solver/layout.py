@@ -31,7 +31,10 @@ def lay_out(
 ) -> Solution:
     kept = sorted([(i, s) for i, s in chosen if i is not None], key=lambda e: (e[0], e[1].low))
     fresh = [s for i, s in chosen if i is None]
-    kept_sets, fresh = _join_runs(kept, fresh)
+    # an opening lays new sets only: its runs may not join the table's
+    kept_sets, fresh = _join_runs([] if initial_meld else kept, fresh)
+    if initial_meld:
+        kept_sets = kept
     fresh.sort(key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s), str(s)))
     new_table = [s for _, s in kept_sets] + fresh
     kept_from: list[int | None] = [i for i, _ in kept_sets] + [None] * len(fresh)

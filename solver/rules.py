@@ -41,6 +41,11 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise RulesError(f"{name}={value!r}: must be a whole number from {low} to {high}")
+        if self.jokers >= self.smallest_set:
+            raise RulesError(
+                f"jokers={self.jokers}: a set must hold a numbered tile, so there must be fewer jokers "
+                f"than the smallest set ({self.smallest_set})"
+            )
         if self.smallest_set > max(self.numbers, self.colours + self.jokers):
             raise RulesError(
                 f"smallest_set={self.smallest_set}: no run or group can be that long "

@@ -57,11 +57,11 @@ def solve(
         for i, old in enumerate(table):
             columns.extend((i, v) for v in variants(old, rules, pool))
     build = _Builder(rules, rack_count, table_count, columns, objective, [len(s) for s in table])
+    build.joker_points(table if objective is Objective.POINTS and not initial_meld else ())
     if initial_meld:
         build.meld(rules.initial_meld)
     else:
         build.start_from(table)
-    build.joker_points(table if objective is Objective.POINTS and not initial_meld else ())
     outcome = solve_program(build.program, time_limit)
     if outcome.feasible:
         chosen = build.chosen(outcome.counts, table)
@@ -112,7 +112,8 @@ class _Builder:
         self.w_kept = second_max + 1
         self.w_first = self.w_kept * most + second_max + 1
         self.split = self.objective is Objective.POINTS and table[JOKER] > 0
-        tiles = sorted({t for _, s in self.shapes for t, _ in s.counts}, key=rules.tile_key)
+        needed = {t for _, s in self.shapes for t, _ in s.counts} | {t for t in rack + table if not t.is_joker}
+        tiles = sorted(needed, key=rules.tile_key)
         program = Program()
         self.tile_row = {t: program.row(table[t], table[t] + rack[t]) for t in tiles}
         kept_rows: dict[int, int] = {}

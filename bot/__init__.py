@@ -1,0 +1,1 @@
+"""The application: settings, storage, the Telegram bot and the terminal commands."""

@@ -1,0 +1,32 @@
+"""`python -m bot`: run the Telegram bot, or one of the terminal commands.
+
+Each terminal command lives in its own module with a ``register`` function that
+adds its sub-parser; this file only lists them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot import cli_db, cli_puzzle, cli_solve
+
+COMMANDS = [cli_solve, cli_db, cli_puzzle]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="The Rummikub assistant.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(commands)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""Settings from the environment or `.env` (see `.env.example`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE = Path("data") / "rummikub.sqlite3"
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment; nothing else is configured."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr | None = None
+    database_url: str = f"sqlite+aiosqlite:///{DEFAULT_DATABASE}"
+    telegram_base_url: str | None = Field(
+        default=None, description="PTB's base_url, e.g. http://127.0.0.1:8081/bot (the token is appended)"
+    )
+    solver_time_limit: float = Field(default=5.0, gt=0, le=120)
+    log_level: str = "INFO"
+    webhook_url: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = Field(default=8443, ge=1, le=65535)
+    webhook_secret: SecretStr | None = None

@@ -1,0 +1,90 @@
+"""Random positions from a real deck: every answer is legal, and as good as exhaustive search."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import STANDARD, JOKER, Colour, Rules, Tile, TileSet, make_set
+from solver.solution import Objective
+from solver.solve import solve
+from tests.checks import check_solution
+from tests.oracle import most_tiles
+
+
+def deal(seed: int, sets: int, rack_size: int, rules: Rules) -> tuple[list[Tile], list[TileSet]]:
+    """Shuffle a real deck, lay ``sets`` random valid sets from it, and deal a rack from the rest."""
+    rng = random.Random(seed)
+    deck = [t for t in rules.tiles() for _ in range(rules.copies)] + [JOKER] * rules.jokers
+    rng.shuffle(deck)
+    table: list[TileSet] = []
+    for _ in range(sets * 10):
+        if len(table) == sets:
+            break
+        if rng.random() < 0.5:
+            colour = rng.choice(rules.colour_order)
+            length = rng.randint(rules.smallest_set, min(5, rules.numbers))
+            start = rng.randint(1, rules.numbers - length + 1)
+            want = [Tile(n, colour) for n in range(start, start + length)]
+        else:
+            number = rng.randint(1, rules.numbers)
+            colours: list[Colour] = rng.sample(list(rules.colour_order), rng.randint(rules.smallest_set, rules.colours))
+            want = [Tile(number, c) for c in colours]
+        if JOKER in deck and rng.random() < 0.3:
+            want[rng.randrange(len(want))] = JOKER
+        if all(deck.count(t) >= want.count(t) for t in set(want)):
+            for t in want:
+                deck.remove(t)
+            table.append(make_set(want, rules))
+    return deck[:rack_size], table
+
+
+SMALL = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SMALL
+@given(seed=st.integers(0, 10**9), sets=st.integers(0, 2), rack_size=st.integers(1, 5))
+def test_most_tiles_equals_exhaustive_search(seed: int, sets: int, rack_size: int) -> None:
+    rack, table = deal(seed, sets, rack_size, STANDARD)
+    solution = solve(rack, table, STANDARD)
+    check_solution(solution, rack, table, STANDARD)
+    flat = [t for s in table for t in s.tiles]
+    assert solution.tiles_placed == most_tiles(rack, flat, STANDARD)
+
+
+@SMALL
+@given(seed=st.integers(0, 10**9), rack_size=st.integers(3, 7))
+def test_opening_equals_exhaustive_search(seed: int, rack_size: int) -> None:
+    rack, table = deal(seed, 1, rack_size, STANDARD)
+    solution = solve(rack, table, STANDARD, initial_meld=True)
+    check_solution(solution, rack, table, STANDARD)
+    assert solution.tiles_placed == most_tiles(rack, [], STANDARD, initial_meld=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    sets=st.integers(0, 12),
+    rack_size=st.integers(0, 20),
+    objective=st.sampled_from(Objective),
+)
+def test_every_answer_is_legal_on_bigger_tables(seed: int, sets: int, rack_size: int, objective: Objective) -> None:
+    rack, table = deal(seed, sets, rack_size, STANDARD)
+    solution = solve(rack, table, STANDARD, objective=objective)
+    check_solution(solution, rack, table, STANDARD)
+    assert solution.optimal
+
+
+SMALL_RULES = Rules(numbers=7, colours=3, copies=2, jokers=1, smallest_set=3, initial_meld=12)
+
+
+@SMALL
+@given(seed=st.integers(0, 10**9), sets=st.integers(0, 2), rack_size=st.integers(1, 5))
+def test_variants_equal_exhaustive_search(seed: int, sets: int, rack_size: int) -> None:
+    rack, table = deal(seed, sets, rack_size, SMALL_RULES)
+    solution = solve(rack, table, SMALL_RULES)
+    check_solution(solution, rack, table, SMALL_RULES)
+    flat = [t for s in table for t in s.tiles]
+    assert solution.tiles_placed == most_tiles(rack, flat, SMALL_RULES)
