@@ -48,12 +48,13 @@ def sort_tiles(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
 
 def check_tiles(rules: Rules, what: str, *parts: Iterable[Tile]) -> None:
     """Every tile exists in this game's deck, and no more of each than the deck holds."""
-    for part in parts:
+    lists = [list(part) for part in parts]
+    for part in lists:
         for t in part:
             if rules.copies_of(t) == 0:
                 raise errors.TooManyTiles(f"{t} is not in this game's deck ({rules.describe()})")
     try:
-        check_deck(rules, *parts)
+        check_deck(rules, *lists)
     except DeckError as why:
         raise errors.TooManyTiles(f"{what}: {why}") from None
 
