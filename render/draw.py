@@ -6,9 +6,9 @@ from PIL import Image, ImageDraw
 
 from render.fonts import font
 from render.geometry import Box
-from render.layout import Layout, TextPlace, TextRole, TilePlace
+from render.layout import Layout, TextPlace, TextRole
 from render.marks import Mark
-from render.shapes import fill_rounded, rounded_mask
+from render.shapes import fill_rounded
 from render.theme import (
     FELT,
     MOVED_RING,
@@ -16,12 +16,11 @@ from render.theme import (
     RACK_WOOD,
     RACK_WOOD_EDGE,
     RGB,
-    SHADOW,
     TEXT,
     TEXT_DIM,
     TRAY,
 )
-from render.tile import tile_sprite
+from render.tile import grounded_sprite
 
 _TEXT_COLOUR: dict[TextRole, RGB] = {
     TextRole.HEADER: TEXT,
@@ -49,8 +48,9 @@ def draw(layout: Layout) -> Image.Image:
     if layout.rack_tray is not None:
         _fill(img, layout.rack_tray.grown(max(1, m.ring // 2)), RACK_WOOD_EDGE, m.tray_radius)
         _fill(img, layout.rack_tray, RACK_WOOD, m.tray_radius)
-    for place in layout.all_tiles():
-        _tile(img, place)
+    for places, ground in ((layout.tiles, TRAY), (layout.rack, RACK_WOOD), (layout.legend, FELT)):
+        for place in places:
+            img.paste(grounded_sprite(place.tile, place.mark, place.metrics, ground), (place.box.x, place.box.y))
     pen = ImageDraw.Draw(img)
     for text in layout.texts:
         _text(pen, text)
@@ -62,15 +62,6 @@ def draw(layout: Layout) -> Image.Image:
 
 def _fill(img: Image.Image, box: Box, colour: RGB, radius: int) -> None:
     fill_rounded(img, box.as_tuple(), colour, radius)
-
-
-def _tile(img: Image.Image, place: TilePlace) -> None:
-    m = place.metrics
-    sprite = tile_sprite(place.tile, place.mark, m)
-    drop = max(1, round(3 * m.scale))
-    shadow = rounded_mask(m.tile_w, m.tile_h, m.tile_radius)
-    img.paste(SHADOW, (place.box.x, place.box.y + drop, place.box.right, place.box.bottom + drop), shadow)
-    img.paste(sprite, (place.box.x, place.box.y), sprite)
 
 
 def _text(pen: ImageDraw.ImageDraw, text: TextPlace) -> None:

@@ -24,6 +24,7 @@ from render.theme import (
     RACK_FACE,
     RACK_RING,
     RGB,
+    SHADOW,
     TILE_EDGE,
     TILE_FACE,
     Metrics,
@@ -71,6 +72,27 @@ def tile_sprite(t: Tile, mark: Mark, m: Metrics) -> Image.Image:
         _cue(draw, t.colour.letter, ink, m)
     if badge:
         _badge(img, badge, ring_colour, badge_ink, m)
+    return img
+
+
+def shadow_drop(m: Metrics) -> int:
+    """How far below a tile its shadow shows."""
+    return max(1, round(3 * m.scale))
+
+
+@lru_cache(maxsize=2048)
+def grounded_sprite(t: Tile, mark: Mark, m: Metrics, ground: RGB) -> Image.Image:
+    """The tile with its shadow, already laid on a flat ``ground`` colour: an opaque RGB image.
+
+    Tiles always sit on a flat tray or felt, so compositing once here lets the
+    picture be built by plain copies instead of one alpha blend per tile and shadow.
+    """
+    w, h = m.tile_w, m.tile_h
+    drop = shadow_drop(m)
+    img = Image.new("RGB", (w, h + drop), ground)
+    img.paste(SHADOW, (0, drop, w, h + drop), rounded_mask(w, h, m.tile_radius))
+    sprite = tile_sprite(t, mark, m)
+    img.paste(sprite, (0, 0), sprite)
     return img
 
 

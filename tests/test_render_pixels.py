@@ -160,6 +160,7 @@ def test_same_input_gives_identical_bytes() -> None:
     # Also from cold caches: the palette and the tile sprites are rebuilt, and must come out the same.
     png.palette.cache_clear()
     render.tile.tile_sprite.cache_clear()
+    render.tile.grounded_sprite.cache_clear()
     fonts.font.cache_clear()
     assert render.render_solution(full_deck_play()) == first
 
