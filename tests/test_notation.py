@@ -1,0 +1,179 @@
+"""The notation people type: every spelling, canonical output, round trips, and no crash on junk."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import (
+    JOKER,
+    STANDARD,
+    Colour,
+    NotationError,
+    Rules,
+    RummikubError,
+    Tile,
+    format_table,
+    format_tiles,
+    parse_set,
+    parse_table,
+    parse_tiles,
+)
+
+R = Rules()
+RED3 = Tile(3, Colour.RED)
+
+
+def names(text: str, rules: Rules = R) -> list[str]:
+    return [str(t) for t in parse_tiles(text, rules)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["3R", "3r", "R3", "r3", "red 3", "Red3", "3 red", "RED 3", "\U0001f534 3", "3\U0001f534", "\U0001f5343"],
+)
+def test_every_spelling_of_red_three(text: str) -> None:
+    assert parse_tiles(text, R) == [RED3]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("11B blue11 \U0001f535 11", ["11B"] * 3),
+        ("black11 K11 11k \u26ab11 \u26ab\ufe0f11", ["11K"] * 5),
+        ("orange 9 9O O9 \U0001f7e09", ["9O"] * 4),
+        ("yellow 9 9Y y9 \U0001f7e1 9", ["9O"] * 4),
+    ],
+)
+def test_colour_words_emoji_and_yellow(text: str, expected: list[str]) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize("text", ["J", "j", "JK", "jk", "joker", "Joker", "*", "\U0001f0cf"])
+def test_joker_spellings(text: str) -> None:
+    assert parse_tiles(text, R) == [JOKER]
+
+
+def test_run_and_group_shorthand() -> None:
+    assert names("3-6R") == names("R3-6") == ["3R", "4R", "5R", "6R"]
+    assert names("3 - 6 red") == ["3R", "4R", "5R", "6R"]
+    assert names("7RBK") == names("RBK7") == ["7R", "7B", "7K"]
+    assert names("12bko") == ["12B", "12K", "12O"]
+
+
+def test_separators_between_tiles_and_sets() -> None:
+    assert names("3R,4R, 5R") == ["3R", "4R", "5R"]
+    for sep in ["|", ";", "\n", " | "]:
+        assert [str(s) for s in parse_table(f"3R 4R 5R{sep}7B 7K 7O", R)] == ["3R 4R 5R", "7B 7K 7O"]
+
+
+def test_canonical_output() -> None:
+    assert str(parse_set("5R 3R 4R", R)) == "3R 4R 5R"
+    assert str(parse_set("7O 7B 7R", R)) == "7R 7B 7O"
+    assert str(parse_set("3R J 5R", R)) == "3R J 5R"
+    assert str(parse_set("J 5R 3R", R)) == "3R J 5R"
+    # a joker the user put at the low end stays there
+    assert str(parse_set("J 5R 6R", R)) == "J 5R 6R"
+    assert parse_set("J 5R 6R", R).stands_for[0] == Tile(4, Colour.RED)
+    # otherwise it goes to the high end, or the low end when the run ends at 13
+    assert str(parse_set("12K J 13K", R)) == "J 12K 13K"
+    assert format_tiles(parse_tiles("J 5B 3R 12K 1B", R), R) == "3R 1B 5B 12K J"
+    assert format_table(parse_table("6R 7R 8R | 7K 7O 7R", R)) == "6R 7R 8R | 7R 7K 7O"
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "hint"),
+    [
+        ("3R 14R", "14R", "numbers go 1-13"),
+        ("0B", "0B", "numbers go 1-13"),
+        ("3X", "3X", "not a colour"),
+        ("7", "7", "needs a colour"),
+        ("blue", "blue", "needs a number"),
+        ("3R ??", "??", "not a tile"),
+        ("6-3R", "6-3R", "low to high"),
+        ("7RR", "7RR", "each colour once"),
+    ],
+)
+def test_mistakes_name_the_token_where_it_stands_and_a_hint(text: str, token: str, hint: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_tiles(text, R)
+    assert caught.value.token == token
+    assert caught.value.position == text.index(token)
+    assert hint in str(caught.value)
+    assert f"`{token}`" in str(caught.value)
+
+
+def test_colours_outside_the_variant_are_refused() -> None:
+    three = Rules(colours=3)
+    with pytest.raises(NotationError, match="colours are R B K"):
+        parse_tiles("5O", three)
+
+
+@pytest.mark.parametrize(
+    ("table", "where", "why"),
+    [
+        ("3R 4R 5R | 7B 7K", "set 2", "at least 3 tiles"),
+        ("3R 4R 6R", "set 1", "no gaps"),
+        ("12R 13R 1R", "set 1", "wrap"),
+        ("7R 7R 7B", "set 1", "one tile of each colour"),
+        ("3R 4B 5K", "set 1", "mixes numbers and colours"),
+        ("1B 2B 3B | 5R 5B 5K 5O J", "set 2", "at most 4 tiles"),
+        ("4R 4R 5R", "set 1", "twice"),
+    ],
+)
+def test_invalid_table_sets_are_reported_by_position_and_why(table: str, where: str, why: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_table(table, R)
+    assert where in str(caught.value)
+    assert why in str(caught.value)
+
+
+def test_valid_sets_with_jokers() -> None:
+    for text in ["J 2R 3R", "2R 3R J", "2R J 4R", "J J 5K", "5K J J", "7R 7B J", "7R J J", "7R 7B 7K 7O"]:
+        assert len(parse_set(text, R)) == 3 or len(parse_set(text, R)) == 4
+    with pytest.raises(NotationError):
+        parse_set("J J J", R)
+
+
+tiles = st.builds(
+    Tile, st.integers(1, 13), st.sampled_from(list(Colour))
+) | st.just(JOKER)
+
+
+@given(st.lists(tiles, max_size=30))
+def test_round_trip_of_any_rack(rack: list[Tile]) -> None:
+    assert sorted(parse_tiles(format_tiles(rack, R), R), key=R.tile_key) == sorted(rack, key=R.tile_key)
+
+
+@given(st.integers(0, 3), st.integers(1, 11), st.integers(3, 5), st.data())
+def test_round_trip_of_runs(colour_i: int, start: int, length: int, data: st.DataObject) -> None:
+    length = min(length, 14 - start)
+    if length < 3:
+        return
+    colour = list(Colour)[colour_i]
+    jokers = data.draw(st.sets(st.integers(0, length - 1), max_size=min(2, length - 1)))
+    written = " ".join("J" if i in jokers else f"{start + i}{colour.value}" for i in range(length))
+    laid = parse_set(written, R)
+    assert str(laid) == written
+    assert parse_set(str(laid), R) == laid
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=60))
+def test_any_text_raises_nothing_but_our_own_error(text: str) -> None:
+    for parse in (parse_tiles, parse_table):
+        try:
+            parse(text, STANDARD)
+        except RummikubError:
+            pass
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="0123456789rbkoyjRBKOYJ*- |;,\n\U0001f534\U0001f0cf", max_size=40))
+def test_tile_like_text_raises_nothing_but_our_own_error(text: str) -> None:
+    for parse in (parse_tiles, parse_table):
+        try:
+            parse(text, STANDARD)
+        except RummikubError:
+            pass
