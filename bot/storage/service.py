@@ -406,8 +406,8 @@ class GameService:
     async def _undo(self, session: AsyncSession, game_id: int, user_id: int) -> Undone:
         row = await self._row(session, game_id, lock=True)
         state = state_of(row)
-        if state.player(user_id) is None:
-            raise errors.NotAPlayer("you are not playing in this game")
+        me = state.player(user_id)
+        at_table = me is not None and me.active
         undone = await self._undone_ids(session, game_id)
         events = (
             await session.scalars(
@@ -415,7 +415,11 @@ class GameService:
             )
         ).all()
         target = next(
-            (e for e in events if e.id not in undone and (e.user_id == user_id or EventKind(e.kind).table_change)),
+            (
+                e
+                for e in events
+                if e.id not in undone and (e.user_id == user_id or (at_table and EventKind(e.kind).table_change))
+            ),
             None,
         )
         if target is None:
