@@ -16,6 +16,7 @@ from PIL import Image
 
 from render import theme
 from render.draw import draw
+from render.examples import full_deck_play, small_play
 from render.layout import layout_solution, layout_table
 from render.theme import RGB
 
@@ -37,8 +38,6 @@ def _is_rgb(value: object) -> bool:
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
     """The shared palette: the theme colours, then the blends most used in the sample pictures."""
-    from render.examples import full_deck_play, small_play
-
     samples = [
         draw(layout_solution(small_play())),
         draw(layout_solution(small_play(), scale=0.5)),

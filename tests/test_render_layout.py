@@ -316,3 +316,13 @@ def test_a_short_wide_play_wraps_onto_more_rows_for_a_phone() -> None:
     assert layout.width < one_row_width  # it did wrap
     assert layout.width >= MIN_WIDTH and layout.height <= layout.width  # but is not taller than wide
     assert len({s.trays[0].y for s in layout.sets}) >= 2
+
+
+def test_first_turn_without_a_play_shows_the_empty_table_and_the_rack() -> None:
+    sol = solution((), (), [], [], parse_tiles("1R 5B 9K 13O J", STANDARD))
+    layout = layout_solution(sol)
+    check_layout(layout)
+    texts = {t.role: t.text for t in layout.texts}
+    assert texts[TextRole.HEADER] == "No play: draw a tile"
+    assert texts[TextRole.EMPTY] == "The table is empty"
+    assert len(layout.rack) == 5 and layout.legend == ()
