@@ -42,6 +42,13 @@ def render_table(
     return encode(draw(layout_table(sets, rules, rack=rack, header=header)))
 
 
+def warm_up() -> None:
+    """Load the font, build the palette and the common tile sprites now (about 0.2 s) rather than on a first reply."""
+    from render.examples import full_deck_play
+
+    render_solution(full_deck_play())
+
+
 __all__ = [
     "Box",
     "Layout",
@@ -61,4 +68,5 @@ __all__ = [
     "render_solution",
     "render_table",
     "summary",
+    "warm_up",
 ]

@@ -192,3 +192,11 @@ def test_font_comes_with_the_package() -> None:
     assert (shipped.parent / "LICENSE-DejaVu.txt").is_file()
     assert fonts._font_bytes() == shipped.read_bytes()
     assert fonts.font(20).getname() == ("DejaVu Sans", "Bold")
+
+
+def test_warm_up_fills_the_caches() -> None:
+    png.palette.cache_clear()
+    render.tile.grounded_sprite.cache_clear()
+    render.warm_up()
+    assert png.palette.cache_info().currsize == 1
+    assert render.tile.grounded_sprite.cache_info().currsize >= 50
