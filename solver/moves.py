@@ -22,7 +22,7 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.sets import TileSet
-from solver.tiles import Tile
+from solver.tiles import JOKER, Tile
 
 
 class MoveError(RummikubError):
@@ -125,7 +125,8 @@ def _insert_split(m: Move) -> str:
 def _take_put(m: Move) -> str:
     tr = m.transfers[0]
     rest = f"; set {tr.source} is gone" if not m.after(tr.source or 0) else ""
-    return f"Take {_tiles(tr.tiles)} from set {tr.source} and put it on set {tr.target} ({_now(m, tr.target)}{rest})"
+    it = "it" if len(tr.tiles) == 1 else "them"
+    return f"Take {_tiles(tr.tiles)} from set {tr.source} and put {it} on set {tr.target} ({_now(m, tr.target)}{rest})"
 
 
 def _join(m: Move) -> str:
@@ -152,15 +153,17 @@ def _new_set(m: Move) -> str:
 
 def _move_joker(m: Move) -> str:
     first, *rest = m.transfers
-    joker_to = rest[0].target if rest else first.target
-    where = (
-        f"with {_sources(rest[1:])} lay it as new set {joker_to}"
-        if joker_to == m.created and len(rest) > 1
-        else ("lay it as new set" if joker_to == m.created else "put it on set") + f" {joker_to}"
-    )
+    joker = next(tr for tr in rest if JOKER in tr.tiles)
+    others = [tr for tr in rest if tr is not joker]
+    extra = [t for t in joker.tiles if not t.is_joker]
+    what, it = ("the joker", "it") if not extra else (f"the joker and {_tiles(extra)}", "them")
+    if joker.target == m.created:
+        where = f"lay {it}" + (f" with {_sources(others)}" if others else "") + f" as new set {joker.target}"
+    else:
+        where = f"put {it} on set {joker.target}"
     return (
         f"Put {_tiles(first.tiles)} {_from(first.source)} in place of the joker in set {first.target}; "
-        f"take the joker and {where} ({_now(m, joker_to)})"
+        f"take {what} from set {joker.source} and {where} ({_now(m, joker.target)})"
     )
 
 

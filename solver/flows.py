@@ -1,0 +1,119 @@
+"""Which tile of the new table comes from where: the first half of planning moves.
+
+Identical tiles are interchangeable, so the solver's origins are only one
+possible story. Here each new set first keeps as much as it can of one old
+set (its "identity": it will carry that set's number), and what is still
+missing is then taken in as few, as large chunks as possible (one chunk is
+one transfer, which is what a person does with their hands).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.errors import RummikubError
+from solver.sets import TileSet
+from solver.tiles import Tile
+
+
+class PlanError(RummikubError):
+    """An old table, placed tiles and new table that do not add up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """``tiles`` go from old set ``source`` (0-based; None for the rack) to new set ``target`` (0-based)."""
+
+    source: int | None
+    target: int
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Flows:
+    """``identity[j]`` is the old set new set ``j`` grows from (None: a set laid new); ``flows`` the moving chunks."""
+
+    identity: tuple[int | None, ...]
+    flows: tuple[Flow, ...]
+
+
+def _size(c: Counter[Tile]) -> int:
+    return sum(c.values())
+
+
+def _sorted(c: Counter[Tile]) -> tuple[Tile, ...]:
+    return tuple(sorted(c.elements(), key=lambda t: (t.colour is None, t.colour.value if t.colour else "", t.number)))
+
+
+def check_balance(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[Tile]) -> None:
+    """The new table must hold exactly the old table's tiles and the placed ones."""
+    have: Counter[Tile] = Counter(placed)
+    for s in before:
+        have.update(s.tiles)
+    want: Counter[Tile] = Counter()
+    for s in after:
+        want.update(s.tiles)
+    if have != want:
+        missing, extra = want - have, have - want
+        parts = []
+        if missing:
+            parts.append(f"{' '.join(map(str, _sorted(missing)))} on the new table came from nowhere")
+        if extra:
+            parts.append(f"{' '.join(map(str, _sorted(extra)))} would be lost")
+        raise PlanError("the new table does not match the old table and the placed tiles: " + "; ".join(parts))
+
+
+def assign(
+    before: Sequence[TileSet],
+    after: Sequence[TileSet],
+    placed: Sequence[Tile],
+    hint: Sequence[int | None] | None = None,
+) -> Flows:
+    """Identities by greatest overlap (the solver's ``kept_from`` breaks ties), then chunks by greedy largest first."""
+    check_balance(before, after, placed)
+    old = [Counter(s.tiles) for s in before]
+    new = [Counter(s.tiles) for s in after]
+    pairs = []
+    for j, n in enumerate(new):
+        for i, o in enumerate(old):
+            overlap = _size(n & o)
+            if overlap >= 2:
+                hinted = hint is not None and j < len(hint) and hint[j] == i
+                pairs.append((-overlap, not hinted, before[i].kind is not after[j].kind, j, i))
+    identity: list[int | None] = [None] * len(new)
+    taken: set[int] = set()
+    for _, _, _, j, i in sorted(pairs):
+        if identity[j] is None and i not in taken:
+            identity[j] = i
+            taken.add(i)
+    supply: dict[int | None, Counter[Tile]] = {i: Counter(o) for i, o in enumerate(old)}
+    supply[None] = Counter(placed)
+    demand = [Counter(n) for n in new]
+    for j, keeps in enumerate(identity):
+        if keeps is not None:
+            kept = demand[j] & supply[keeps]
+            demand[j] -= kept
+            supply[keeps] -= kept
+    flows: list[Flow] = []
+    while any(demand):
+        best: tuple[int, bool, bool, int, int] | None = None
+        choice: tuple[int | None, int] | None = None
+        for j, d in enumerate(demand):
+            if not d:
+                continue
+            for src, s in supply.items():
+                amount = _size(d & s)
+                if amount == 0:
+                    continue
+                key = (-amount, amount != _size(s), src is None, j, -1 if src is None else src)
+                if best is None or key < best:
+                    best, choice = key, (src, j)
+        assert choice is not None, "balanced tiles always leave a source for a demand"
+        src, j = choice
+        chunk = demand[j] & supply[src]
+        demand[j] -= chunk
+        supply[src] -= chunk
+        flows.append(Flow(src, j, _sorted(chunk)))
+    return Flows(tuple(identity), tuple(flows))

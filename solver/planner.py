@@ -1,0 +1,344 @@
+"""From the old table and the new one to moves a person can follow: the second half of planning.
+
+``flows`` decides which tiles travel where. Here every chunk that goes into
+a set already on the table is one move, and every new set is laid in one move
+with all its tiles; then the moves are put in an order that keeps the table
+valid after each one (a depth-first search over orders; when no order does,
+the order that leaves the fewest invalid sets at each step). Last, each move
+is named for what it looks like at the table: a rack tile put on a run's end,
+an insert that splits a run, a join, a joker swapped out, and so on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from solver.flows import Flow, assign
+from solver.moves import Move, MoveKind, Transfer
+from solver.rules import Rules
+from solver.sets import Kind, SetError, TileSet, make_set
+from solver.solution import Solution
+from solver.tiles import JOKER, Tile
+
+SEARCH_BUDGET = 5000
+
+Table = dict[int, Counter[Tile]]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The moves, and ``numbers[j]``: the number the new table's set ``j`` has once they are made."""
+
+    moves: tuple[Move, ...]
+    numbers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """One move before it is named: the chunks going into new set ``target``; ``creates`` when it is laid new."""
+
+    target: int
+    flows: tuple[Flow, ...]
+    creates: bool
+
+
+def plan_moves(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[Tile], rules: Rules) -> list[Move]:
+    """Moves that turn ``before`` (plus ``placed`` from the rack) into ``after``; see ``solver.moves`` for numbering."""
+    return list(plan(before, after, placed, rules).moves)
+
+
+def plan_solution(solution: Solution) -> list[Move]:
+    """The moves for a solver's answer."""
+    return list(plan_of(solution).moves)
+
+
+def plan_of(solution: Solution) -> Plan:
+    return plan(solution.table_before, solution.table, solution.placed, solution.rules, hint=solution.kept_from)
+
+
+def plan(
+    before: Sequence[TileSet],
+    after: Sequence[TileSet],
+    placed: Sequence[Tile],
+    rules: Rules,
+    hint: Sequence[int | None] | None = None,
+) -> Plan:
+    """The moves and the final set numbers. Raises ``PlanError`` when the tiles do not add up."""
+    flows = assign(before, after, placed, hint)
+    units = _units(flows.identity, flows.flows)
+    order = _Orderer(before, after, flows.identity, units, rules).best_order()
+    return _name(before, after, flows.identity, [units[k] for k in order], rules)
+
+
+def _units(identity: Sequence[int | None], flows: Sequence[Flow]) -> list[_Unit]:
+    units: list[_Unit] = []
+    for j, i in enumerate(identity):
+        into = [f for f in flows if f.target == j]
+        if i is None:
+            if into:
+                units.append(_Unit(j, tuple(into), creates=True))
+        else:
+            units.extend(_Unit(j, (f,), creates=False) for f in into)
+    return units
+
+
+@lru_cache(maxsize=1 << 14)
+def _valid_tiles(tiles: tuple[Tile, ...], rules: Rules) -> bool:
+    try:
+        make_set(tiles, rules)
+    except SetError:
+        return False
+    return True
+
+
+def _key(c: Counter[Tile], rules: Rules) -> tuple[Tile, ...]:
+    return tuple(sorted(c.elements(), key=rules.tile_key))
+
+
+def _valid(c: Counter[Tile], rules: Rules) -> bool:
+    return _valid_tiles(_key(c, rules), rules)
+
+
+class _Orderer:
+    """Finds an order of the units; the table's contents depend only on which units are done, not their order."""
+
+    def __init__(
+        self,
+        before: Sequence[TileSet],
+        after: Sequence[TileSet],
+        identity: Sequence[int | None],
+        units: list[_Unit],
+        rules: Rules,
+    ) -> None:
+        self.before, self.after, self.identity, self.units, self.rules = before, after, identity, units, rules
+        self.dead: set[frozenset[int]] = set()
+        self.budget = SEARCH_BUDGET
+
+    def _table(self, done: frozenset[int]) -> dict[tuple[str, int], Counter[Tile]]:
+        """Sets keyed ("old", i) or ("new", j) so the contents do not depend on creation order."""
+        table: dict[tuple[str, int], Counter[Tile]] = {("old", i): Counter(s.tiles) for i, s in enumerate(self.before)}
+        for k in done:
+            self._apply(table, self.units[k])
+        return table
+
+    def _place(self, j: int) -> tuple[str, int]:
+        i = self.identity[j]
+        return ("new", j) if i is None else ("old", i)
+
+    def _apply(self, table: dict[tuple[str, int], Counter[Tile]], unit: _Unit) -> set[tuple[str, int]]:
+        touched = {self._place(unit.target)}
+        dest = table.setdefault(self._place(unit.target), Counter())
+        for f in unit.flows:
+            if f.source is not None:
+                table[("old", f.source)] -= Counter(f.tiles)
+                touched.add(("old", f.source))
+            dest.update(f.tiles)
+        return touched
+
+    def _invalid(self, table: dict[tuple[str, int], Counter[Tile]]) -> int:
+        return sum(1 for c in table.values() if c and not _valid(c, self.rules))
+
+    def _rank(self, k: int, last: int | None) -> tuple[int, int, int]:
+        """Follow a tile put where a joker lies with moving that joker; otherwise keep the table's order."""
+        unit = self.units[k]
+        follows = last is not None and _joker_follow(self.units[last], unit, self.identity)
+        place = self._place(unit.target)
+        return (0 if follows else 1, 0 if place[0] == "old" else 1, place[1])
+
+    def best_order(self) -> list[int]:
+        found = self._search(frozenset(), [], None)
+        return found if found is not None else self._greedy()
+
+    def _search(self, done: frozenset[int], path: list[int], last: int | None) -> list[int] | None:
+        if len(done) == len(self.units):
+            return path
+        if done in self.dead or self.budget <= 0:
+            return None
+        self.budget -= 1
+        base = self._table(done)
+        todo = sorted((k for k in range(len(self.units)) if k not in done), key=lambda k: self._rank(k, last))
+        for k in todo:
+            table = {p: Counter(c) for p, c in base.items()}
+            touched = self._apply(table, self.units[k])
+            if any(table[p] and not _valid(table[p], self.rules) for p in touched):
+                continue
+            found = self._search(done | {k}, [*path, k], k)
+            if found is not None:
+                return found
+        self.dead.add(done)
+        return None
+
+    def _greedy(self) -> list[int]:
+        done: frozenset[int] = frozenset()
+        path: list[int] = []
+        last: int | None = None
+        while len(done) < len(self.units):
+            best: tuple[int, tuple[int, int, int]] | None = None
+            pick = -1
+            for k in range(len(self.units)):
+                if k in done:
+                    continue
+                score = (self._invalid(self._table(done | {k})), self._rank(k, last))
+                if best is None or score < best:
+                    best, pick = score, k
+            done, last = done | {pick}, pick
+            path.append(pick)
+        return path
+
+
+def _joker_follow(previous: _Unit, unit: _Unit, identity: Sequence[int | None]) -> bool:
+    """``unit`` takes a joker out of the set ``previous`` just put a tile in."""
+    into = identity[previous.target]
+    return into is not None and any(f.source == into and JOKER in f.tiles for f in unit.flows)
+
+
+def _layout(c: Counter[Tile], rules: Rules, final: TileSet | None) -> tuple[Tile, ...]:
+    if final is not None and Counter(final.tiles) == c:
+        return final.tiles
+    key = _key(c, rules)
+    try:
+        return make_set(key, rules).tiles
+    except SetError:
+        return key
+
+
+def _name(
+    before: Sequence[TileSet],
+    after: Sequence[TileSet],
+    identity: Sequence[int | None],
+    units: Sequence[_Unit],
+    rules: Rules,
+) -> Plan:
+    """Replay the units in order, giving new sets their numbers and each move its kind and words."""
+    table: Table = {i: Counter(s.tiles) for i, s in enumerate(before, start=1)}
+    number: dict[int, int] = {j: i + 1 for j, i in enumerate(identity) if i is not None}
+    final_of: dict[int, TileSet] = {}
+    for j, i in enumerate(identity):
+        if i is not None:
+            final_of[i + 1] = after[j]
+    used = len(before)
+    moves: list[Move] = []
+    for unit in units:
+        created: int | None = None
+        if unit.creates:
+            used += 1
+            created = number[unit.target] = used
+            table[created] = Counter()
+            final_of[created] = after[unit.target]
+        target = number[unit.target]
+        shapes = {n: _shape(c, rules) for n, c in table.items()}
+        transfers = tuple(Transfer(f.tiles, None if f.source is None else f.source + 1, target) for f in unit.flows)
+        touched = {target} | {tr.source for tr in transfers if tr.source is not None}
+        previous = {n: Counter(table[n]) for n in touched}
+        for tr in transfers:
+            if tr.source is not None:
+                table[tr.source] -= Counter(tr.tiles)
+            table[target].update(tr.tiles)
+        result = tuple((n, _layout(table[n], rules, final_of.get(n))) for n in sorted(touched))
+        for n in touched:
+            if not table[n]:
+                del table[n]
+        valid = all(_valid(c, rules) for c in table.values())
+        kind = _kind(transfers, created, previous, shapes, table, rules)
+        moves.append(Move(kind, transfers, result, created, valid))
+    numbers = tuple(number[j] for j in range(len(after)))
+    return Plan(tuple(_merge_jokers(moves, before, rules)), numbers)
+
+
+def _shape(c: Counter[Tile], rules: Rules) -> TileSet | None:
+    if not c:
+        return None
+    try:
+        return make_set(_key(c, rules), rules)
+    except SetError:
+        return None
+
+
+def _kind(
+    transfers: Sequence[Transfer],
+    created: int | None,
+    previous: dict[int, Counter[Tile]],
+    shapes: dict[int, TileSet | None],
+    table: Table,
+    rules: Rules,
+) -> MoveKind:
+    from_sets = [tr for tr in transfers if tr.source is not None]
+    from_rack = [tr for tr in transfers if tr.source is None]
+    if created is None:
+        tr = transfers[0]
+        if tr.source is None:
+            return MoveKind.EXTEND
+        source, target = shapes.get(tr.source), shapes.get(tr.target)
+        whole = tr.source not in table
+        runs = source is not None and target is not None and source.kind is Kind.RUN and target.kind is Kind.RUN
+        return MoveKind.JOIN if whole and runs else MoveKind.TAKE_PUT
+    if not from_sets:
+        return MoveKind.NEW_SET
+    if len(from_sets) == 1:
+        split = from_sets[0]
+        assert split.source is not None
+        old = shapes.get(split.source)
+        stays = _shape(table.get(split.source, Counter()), rules)
+        if old is not None and old.kind is Kind.RUN and stays is not None and stays.kind is Kind.RUN:
+            if not from_rack and _shape(Counter(split.tiles), rules) is not None:
+                return MoveKind.SPLIT
+            rack_numbers = [t.number for tr in from_rack for t in tr.tiles if not t.is_joker]
+            if from_rack and rack_numbers and all(old.low <= n <= old.high for n in rack_numbers):
+                return MoveKind.INSERT_SPLIT
+    return MoveKind.NEW_SET
+
+
+def _merge_jokers(moves: list[Move], before: Sequence[TileSet], rules: Rules) -> list[Move]:
+    """A tile put where a joker stood, then that joker moved on: one move, "move the joker"."""
+    table: Table = {i: Counter(s.tiles) for i, s in enumerate(before, start=1)}
+    out: list[Move] = []
+    k = 0
+    while k < len(moves):
+        move = moves[k]
+        nxt = moves[k + 1] if k + 1 < len(moves) else None
+        if nxt is not None and _replaces_joker(move, nxt, table, rules):
+            merged_result = dict(move.result)
+            merged_result.update(nxt.result)
+            merged = Move(
+                MoveKind.MOVE_JOKER,
+                move.transfers + nxt.transfers,
+                tuple(sorted(merged_result.items())),
+                nxt.created,
+                nxt.table_valid,
+            )
+            _replay(table, move)
+            _replay(table, nxt)
+            out.append(merged)
+            k += 2
+            continue
+        _replay(table, move)
+        out.append(move)
+        k += 1
+    return out
+
+
+def _replaces_joker(move: Move, nxt: Move, table: Table, rules: Rules) -> bool:
+    if move.kind not in (MoveKind.EXTEND, MoveKind.TAKE_PUT) or len(move.tiles) != 1 or move.tiles[0].is_joker:
+        return False
+    x = move.transfers[0].target
+    if not any(tr.source == x and JOKER in tr.tiles for tr in nxt.transfers):
+        return False
+    shape = _shape(table.get(x, Counter()), rules)
+    if shape is None:
+        return False
+    stands = [s for t, s in zip(shape.tiles, shape.stands_for, strict=True) if t.is_joker]
+    return move.tiles[0] in stands
+
+
+def _replay(table: Table, move: Move) -> None:
+    if move.created is not None:
+        table[move.created] = Counter()
+    for tr in move.transfers:
+        if tr.source is not None:
+            table[tr.source] -= Counter(tr.tiles)
+        table[tr.target].update(tr.tiles)
+    for n in [n for n, c in table.items() if not c]:
+        del table[n]
