@@ -1,0 +1,105 @@
+"""Migrations: empty to head and back down, the schema they make is the models' schema, and every
+way of running them (code, `python -m bot db`, `alembic` from the project root) finds the same place."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
+
+from bot import cli_db
+from bot.storage import GameService, open_database, upgrade_database
+from bot.storage.migrate import current, downgrade, upgrade
+from bot.storage.models import Base
+from tests.storage_support import ALICE, GROUP, sqlite_url
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = {"games", "players", "events", "links"}
+
+
+def tables(file: Path) -> set[str]:
+    with sqlite3.connect(file) as db:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {name for (name,) in rows} - {"alembic_version"}
+
+
+def schema_drift(file: Path) -> list[Any]:
+    """What autogenerate would still add or change to reach the models (nothing, if they agree)."""
+    engine = create_engine(f"sqlite:///{file}")
+    try:
+        with engine.connect() as conn:
+            return list(compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata))
+    finally:
+        engine.dispose()
+
+
+def test_empty_to_head_and_back_down(tmp_path: Path) -> None:
+    url, file = sqlite_url(tmp_path), tmp_path / "games.sqlite3"
+    assert current(url) == ""
+    upgrade(url)
+    assert tables(file) == TABLES
+    assert current(url) == "0001 (head)"
+    assert schema_drift(file) == []
+    downgrade(url)
+    assert tables(file) == set()
+    assert current(url) == ""
+    upgrade(url)  # and up again from base
+    assert tables(file) == TABLES
+
+
+def test_upgrading_twice_changes_nothing(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    upgrade(url)
+    upgrade(url)
+    assert current(url) == "0001 (head)"
+
+
+async def test_the_bot_upgrades_at_start_up_from_its_event_loop(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    await upgrade_database(url)
+    db = open_database(url)
+    try:
+        game = await GameService(db).new_game(GROUP, ALICE, join_as="Alice")
+    finally:
+        await db.dispose()
+    assert game.players[0].name == "Alice"
+
+
+def cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    cli_db.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+def test_python_m_bot_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url, file = sqlite_url(tmp_path), tmp_path / "games.sqlite3"
+    assert cli("db", "current", "--url", url) == 0
+    assert "empty database" in capsys.readouterr().out
+    assert cli("db", "upgrade", "--url", url) == 0
+    assert tables(file) == TABLES
+    assert cli("db", "current", "--url", url) == 0
+    assert "0001 (head)" in capsys.readouterr().out
+    assert cli("db", "downgrade", "--url", url) == 0
+    assert tables(file) == set()
+
+
+def test_alembic_from_the_project_root_reads_the_url_from_the_settings(tmp_path: Path) -> None:
+    file = tmp_path / "from-settings.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{file}"}
+    alembic = Path(sys.executable).with_name("alembic")
+    done = subprocess.run(
+        [str(alembic), "upgrade", "head"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert tables(file) == TABLES

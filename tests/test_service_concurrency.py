@@ -1,0 +1,122 @@
+"""Many writers at once: no lost update on one game, no waiting across games, one running game per chat."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot.storage import EventKind, GameService, open_database
+from bot.storage import errors as e
+from solver import STANDARD, Colour, TileSet
+from solver.tiles import Tile
+from tests.storage_support import ALICE, GROUP, migrated
+
+WRITERS = 50
+MANY = STANDARD.replace(copies=4)  # room for 64 distinct three-tile runs
+
+
+def runs(count: int) -> list[TileSet]:
+    """``count`` runs that can all lie on one table together."""
+    out = [
+        TileSet.run(colour, start, length=3)
+        for _copy in range(MANY.copies)
+        for colour in MANY.colour_order
+        for start in (1, 4, 7, 10)
+    ]
+    assert len(out) >= count
+    return out[:count]
+
+
+@pytest.fixture
+async def url(tmp_path: Path) -> str:
+    return await migrated(tmp_path)
+
+
+async def test_fifty_writers_on_one_game_lose_nothing(url: str) -> None:
+    db = open_database(url)
+    service = GameService(db)
+    try:
+        game = await service.new_game(GROUP, ALICE, MANY)
+        users = range(1, WRITERS + 1)
+        await asyncio.gather(*(service.join(game.id, u, f"player {u}") for u in users))
+        joined = await service.game(game.id)
+        assert sorted(p.user_id for p in joined.players) == list(users)
+        assert sorted(p.seat for p in joined.players) == list(range(WRITERS))  # no seat handed out twice
+
+        sets = runs(WRITERS)
+        results = await asyncio.gather(*(service.add_sets(game.id, u, [s]) for u, s in zip(users, sets, strict=True)))
+        final = await service.game(game.id)
+    finally:
+        await db.dispose()
+    assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
+    assert final.version == joined.version + WRITERS
+    assert sorted(r.state.version for r in results) == list(range(joined.version + 1, final.version + 1))
+
+
+async def test_two_processes_worth_of_writers_lose_nothing(url: str) -> None:
+    """Two services with their own engines and locks (as two bot processes would be) share one game:
+    only the database's locking keeps them apart."""
+    first, second = open_database(url), open_database(url)
+    services = [GameService(first), GameService(second)]
+    try:
+        game = await services[0].new_game(GROUP, ALICE, MANY, join_as="Alice")
+        sets = runs(WRITERS)
+        thirteens = [Tile(13, c) for c in MANY.colour_order for _copy in range(MANY.copies)]  # not in any run
+        await asyncio.gather(
+            *(services[i % 2].add_sets(game.id, ALICE, [s]) for i, s in enumerate(sets)),
+            *(services[i % 2].draw(game.id, ALICE, [t]) for i, t in enumerate(thirteens)),
+        )
+        final = await services[1].game(game.id)
+        history = await services[0].history(game.id, limit=1000)
+    finally:
+        await asyncio.gather(first.dispose(), second.dispose())
+    assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
+    alice = final.player(ALICE)
+    assert alice is not None and len(alice.rack) == len(thirteens) == 16
+    kinds = Counter(ev.kind for ev in history)
+    assert kinds[EventKind.PLAY_RECORDED] == WRITERS and kinds[EventKind.TILES_DRAWN] == 16
+
+
+async def test_a_busy_game_does_not_hold_up_another(url: str) -> None:
+    db = open_database(url)
+    service = GameService(db)
+    try:
+        busy = await service.new_game(GROUP, ALICE, join_as="Alice")
+        free = await service.new_game(GROUP - 1, ALICE, join_as="Alice")
+        holding, release = asyncio.Event(), asyncio.Event()
+
+        async def hold_busy_game() -> None:
+            async with service._locks.hold(busy.id):  # as a long change to that game would
+                holding.set()
+                await release.wait()
+
+        holder = asyncio.create_task(hold_busy_game())
+        await holding.wait()
+        queued = asyncio.create_task(service.pass_turn(busy.id, ALICE))
+        state = await asyncio.wait_for(service.draw(free.id, ALICE, [TileSet.run(Colour.RED, 1).tiles[0]]), 5)
+        assert state.version == free.version + 1
+        assert not queued.done()  # the busy game's own writer still waits its turn
+        release.set()
+        await asyncio.wait_for(asyncio.gather(holder, queued), 5)
+    finally:
+        await db.dispose()
+    assert len(service._locks) == 0  # locks of idle games are dropped
+
+
+@pytest.mark.parametrize("engines", [1, 2], ids=["one process", "two processes"])
+async def test_one_new_game_wins_in_a_chat(url: str, engines: int) -> None:
+    dbs = [open_database(url) for _ in range(engines)]
+    services = [GameService(db) for db in dbs]
+    try:
+        outcomes = await asyncio.gather(
+            *(services[i % engines].new_game(GROUP, ALICE + i) for i in range(10)), return_exceptions=True
+        )
+    finally:
+        await asyncio.gather(*(db.dispose() for db in dbs))
+    started = [o for o in outcomes if not isinstance(o, BaseException)]
+    refused = [o for o in outcomes if isinstance(o, BaseException)]
+    assert len(started) == 1
+    assert all(isinstance(o, e.GameAlreadyRunning) for o in refused), refused
