@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from collections.abc import AsyncIterator
@@ -30,6 +31,7 @@ async def migrated(folder: Path) -> str:
     global _template
     if _template is None:
         source = Path(tempfile.mkdtemp(prefix="rummikub-template-"))
+        atexit.register(shutil.rmtree, source, True)
         await upgrade_database(sqlite_url(source))
         _template = source / "games.sqlite3"
     shutil.copyfile(_template, folder / "games.sqlite3")

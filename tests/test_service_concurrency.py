@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from bot.storage import EventKind, GameService, open_database
 from bot.storage import errors as e
@@ -120,3 +121,19 @@ async def test_one_new_game_wins_in_a_chat(url: str, engines: int) -> None:
     refused = [o for o in outcomes if isinstance(o, BaseException)]
     assert len(started) == 1
     assert all(isinstance(o, e.GameAlreadyRunning) for o in refused), refused
+
+
+async def test_a_database_locked_too_long_is_busy_and_changes_nothing(url: str) -> None:
+    """Another process holding the write lock past the busy timeout: a clear "try again", no half write."""
+    blocker, db = open_database(url), open_database(url, busy_timeout_ms=50)
+    service = GameService(db)
+    try:
+        game = await service.new_game(GROUP, ALICE, join_as="Alice")
+        async with blocker.writes() as session, session.begin():
+            await session.execute(text("UPDATE games SET version = version"))  # holds the write lock
+            with pytest.raises(e.Busy, match="try again"):
+                await service.draw(game.id, ALICE, [Tile(1, Colour.RED)])
+        assert await service.game(game.id) == game
+        assert (await service.draw(game.id, ALICE, [Tile(1, Colour.RED)])).version == game.version + 1
+    finally:
+        await asyncio.gather(blocker.dispose(), db.dispose())

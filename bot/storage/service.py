@@ -62,7 +62,7 @@ class GameService:
 
     db: Database
     clock: Callable[[], datetime] = utcnow
-    retries: int = 8
+    retries: int = 5
     _locks: KeyedLocks = field(default_factory=KeyedLocks, init=False, repr=False)
 
     # --- reading ------------------------------------------------------------------------------
@@ -496,18 +496,22 @@ class GameService:
         )
 
     async def _transaction(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        """Run ``work`` in a write transaction; retry if another writer got in first."""
+        """Run ``work`` in a write transaction; start again if another writer got in first.
+
+        A database still locked after the busy timeout is not retried here: the
+        timeout already waited, and a chat should hear back rather than hang.
+        """
         for attempt in range(self.retries):
             try:
                 async with self.db.writes() as session, session.begin():
                     return await work(session)
             except StaleDataError:
-                pass
+                await asyncio.sleep(0.005 * 2**attempt)
             except OperationalError as why:
-                if "locked" not in str(why) and "busy" not in str(why):
-                    raise
-            await asyncio.sleep(0.01 * 2**attempt)
-        raise errors.Busy("the game is busy changing; try again in a moment")
+                if "locked" in str(why) or "busy" in str(why):
+                    raise errors.Busy("the game is busy; try again in a moment") from why
+                raise
+        raise errors.Busy("the game kept changing while we tried to change it; try again in a moment")
 
     @staticmethod
     async def _row(session: AsyncSession, game_id: int, *, lock: bool = False) -> Game:

@@ -1,0 +1,157 @@
+"""The same models, migrations and service on PostgreSQL (asyncpg), against a throwaway server.
+
+Optional: skipped unless PostgreSQL's binaries are installed. The server runs
+from a temp folder, on loopback, as a non-root user (PostgreSQL refuses root),
+and is killed at the end of the module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bot.storage import GameService, GameStatus, open_database
+from bot.storage import errors as e
+from bot.storage.migrate import current, downgrade, upgrade
+from bot.storage.models import Base
+from solver import STANDARD, TileSet
+from tests.storage_support import ALICE, BOB, table, tiles
+
+BIN = Path(os.environ.get("PG_BIN", "/usr/local/bin"))
+MANY = STANDARD.replace(copies=4)
+
+
+def _as_postgres() -> list[str] | None:
+    """How to run the server's commands: directly, or through runuser when we are root."""
+    if os.geteuid() != 0:
+        return []
+    runuser = shutil.which("runuser")
+    try:
+        import pwd
+
+        pwd.getpwnam("postgres")
+    except KeyError:
+        return None
+    return [runuser, "-u", "postgres", "--"] if runuser else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    prefix = _as_postgres()
+    if not (BIN / "initdb").exists() or not (BIN / "pg_ctl").exists() or prefix is None:
+        pytest.skip("PostgreSQL binaries (or a non-root user to run them) not available")
+    folder = Path(tempfile.mkdtemp(prefix="rummikub-pg-"))
+    os.chmod(folder, 0o777)
+    data, port = folder / "data", _free_port()
+    ctl = [*prefix, str(BIN / "pg_ctl"), "-D", str(data)]
+    try:
+        subprocess.run(
+            [*prefix, str(BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off"
+        subprocess.run(
+            [*ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"], check=True, capture_output=True, timeout=60
+        )
+    except (subprocess.SubprocessError, OSError) as why:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.skip(f"could not start a throwaway PostgreSQL: {why}")
+    try:
+        yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def migrated(pg_url: str) -> str:
+    upgrade(pg_url)
+    return pg_url
+
+
+@pytest.fixture
+async def service(migrated: str) -> AsyncIterator[GameService]:
+    db = open_database(migrated)
+    try:
+        yield GameService(db)
+    finally:
+        await db.dispose()
+
+
+def test_migrations_down_and_up_match_the_models(pg_url: str) -> None:
+    upgrade(pg_url)
+    downgrade(pg_url)
+    assert current(pg_url) == ""
+    upgrade(pg_url)
+    assert current(pg_url) == "0001 (head)"
+
+    def drift(conn: Connection) -> list[object]:
+        return list(compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata))
+
+    async def check() -> list[object]:
+        engine = create_async_engine(pg_url)
+        try:
+            async with engine.connect() as conn:
+                return await conn.run_sync(drift)
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(check()) == []
+
+
+async def test_a_whole_game_on_postgres(service: GameService) -> None:
+    chat = -501
+    game = await service.new_game(chat, ALICE, join_as="Alice")
+    with pytest.raises(e.GameAlreadyRunning):
+        await service.new_game(chat, BOB)
+    await service.join(game.id, BOB, "Bob")
+    await service.set_rack(game.id, ALICE, tiles("3R 4R 5R 9K J"))
+    played = await service.add_sets(game.id, ALICE, table("3-5R"), player=ALICE)
+    assert [str(s) for s in played.state.table] == ["3R 4R 5R"] and played.state.turn == BOB
+    undone = await service.undo(game.id, BOB)
+    assert undone.state.table == ()
+    moved = await service.move_chat(chat, chat - 1)
+    assert moved is not None and moved.chat_id == chat - 1
+    result = await service.end_game(game.id, ALICE)
+    assert result.state.status is GameStatus.ENDED
+    assert [(s.name, s.points_left) for s in result.scores] == [("Bob", 0), ("Alice", 51)]
+    assert (await service.game(game.id)).ended_at == result.state.ended_at
+
+
+async def test_fifty_writers_from_two_engines_on_postgres(migrated: str) -> None:
+    """SELECT ... FOR UPDATE keeps two processes' writers to one game in line."""
+    dbs = [open_database(migrated), open_database(migrated)]
+    services = [GameService(db) for db in dbs]
+    try:
+        game = await services[0].new_game(-502, ALICE, MANY, join_as="Alice")
+        sets = [TileSet.run(c, s, length=3) for _ in range(4) for c in MANY.colour_order for s in (1, 4, 7, 10)][:50]
+        await asyncio.gather(*(services[i % 2].add_sets(game.id, ALICE, [s]) for i, s in enumerate(sets)))
+        final = await services[1].game(game.id)
+        events = await services[0].count_events(game.id)
+    finally:
+        await asyncio.gather(*(db.dispose() for db in dbs))
+    assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
+    assert final.version == game.version + 50
+    assert events == 2 + 50  # started, joined, and one per play
