@@ -1,0 +1,297 @@
+"""The one-tile puzzle: each rule of the issue, the tie-breaks, and the speed bound."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from solver.fit import Fit, FitAction, fit
+from solver.notation import parse_table
+from solver.puzzle import IMPOSSIBLE, PuzzleError, parse_puzzle, solve_puzzle
+from solver.puzzle_rows import JOKER_CODE, Limits, code, put, take
+from solver.puzzle_search import ActionKind, PuzzleLimitError
+from solver.rules import STANDARD
+from solver.tiles import Colour, Tile
+
+
+def answer(text: str) -> list[str]:
+    return solve_puzzle(text).splitlines()
+
+
+def puzzle(goal: str, *rows: str) -> str:
+    return "\n".join([goal, str(len(rows)), *rows]) + "\n"
+
+
+def test_the_issues_example() -> None:
+    assert answer("3R\n2\n1 4R 5R 6R\n2 4B 4G 4Y\n") == ["PUT 3R 1", "1 3R 4R 5R 6R", "2 4B 4G 4Y"]
+
+
+def test_adding_at_either_end_of_a_run() -> None:
+    assert answer(puzzle("7R", "1 4R 5R 6R"))[:2] == ["PUT 7R 1", "1 4R 5R 6R 7R"]
+    assert answer(puzzle("3R", "1 4R 5R 6R"))[:2] == ["PUT 3R 1", "1 3R 4R 5R 6R"]
+
+
+def test_adding_to_a_group_prints_it_in_b_g_r_y_order() -> None:
+    assert answer(puzzle("7G", "1 7Y 7R 7B")) == ["PUT 7G 1", "1 7B 7G 7R 7Y"]
+
+
+def test_insert_splits_a_run_and_the_higher_half_gets_a_new_id() -> None:
+    assert answer(puzzle("5R", "1 1R 2R 3R 4R 5R 6R 7R 8R", "2 4B 4G 4Y")) == [
+        "PUT 5R 1",
+        "1 1R 2R 3R 4R 5R",
+        "2 4B 4G 4Y",
+        "3 5R 6R 7R 8R",
+    ]
+
+
+def test_an_insert_whose_halves_are_too_short_is_not_allowed() -> None:
+    assert answer(puzzle("5R", "1 3R 4R 5R 6R")) == [IMPOSSIBLE]
+
+
+def test_taking_from_groups_to_free_tiles_chains_take_and_put() -> None:
+    assert answer(puzzle("6R", "1 4R 5R 6R", "2 7B 7G 7R 7Y", "3 8B 8G 8R 8Y")) == [
+        "TAKE 7R 2",
+        "PUT 7R 1",
+        "TAKE 8R 3",
+        "PUT 8R 1",
+        "PUT 6R 1",
+        "1 4R 5R 6R",
+        "2 7B 7G 7Y",
+        "3 8B 8G 8Y",
+        "4 6R 7R 8R",
+    ]
+
+
+def test_taking_from_a_runs_end_then_from_the_grown_group() -> None:
+    assert answer(puzzle("7B", "1 5B 6B 7B", "2 8B 8G 8R", "3 9B 10B 11B 12B", "4 8Y 9Y 10Y 11Y")) == [
+        "TAKE 8Y 4",
+        "PUT 8Y 2",
+        "TAKE 8B 2",
+        "PUT 8B 3",
+        "PUT 7B 3",
+        "1 5B 6B 7B",
+        "2 8G 8R 8Y",
+        "3 7B 8B 9B 10B 11B 12B",
+        "4 9Y 10Y 11Y",
+    ]
+
+
+def test_a_take_inside_a_run_splits_it() -> None:
+    assert answer(puzzle("7B", "1 3G 3R 3Y", "2 6B 7B 8B 9B 10B 11B 12B", "3 9G 10G 11G", "4 5B 6B 7B 8B")) == [
+        "TAKE 9B 2",
+        "PUT 9B 4",
+        "PUT 7B 4",
+        "1 3G 3R 3Y",
+        "2 6B 7B 8B",
+        "3 9G 10G 11G",
+        "4 5B 6B 7B",
+        "5 10B 11B 12B",
+        "6 7B 8B 9B",
+    ]
+
+
+def test_combine_keeps_the_lower_id_and_new_ids_count_from_the_highest_ever() -> None:
+    assert answer(puzzle("6B", "1 4B 5B 6B 7B", "2 8B 9B 10B")) == [
+        "COMBINE 1 2",
+        "PUT 6B 1",
+        "1 4B 5B 6B",
+        "3 6B 7B 8B 9B 10B",
+    ]
+
+
+def test_combine_before_take_and_put_when_both_orders_work() -> None:
+    assert answer(puzzle("5B", "1 1B 2B 3B", "2 4B 5B 6B", "3 7B 7G 7R 7Y")) == [
+        "COMBINE 1 2",
+        "TAKE 7B 3",
+        "PUT 7B 1",
+        "PUT 5B 1",
+        "1 1B 2B 3B 4B 5B",
+        "3 7G 7R 7Y",
+        "4 5B 6B 7B",
+    ]
+
+
+def test_combine_after_a_take_and_put_made_it_possible() -> None:
+    assert answer(
+        puzzle("2B", "1 7B 8B J", "2 8B 8G 8R 8Y", "3 3B 3G 3R", "4 11B 12B 13B", "5 4B 5B 6B 7B 8B 9B 10B")
+    ) == [
+        "TAKE 7B 5",
+        "PUT 7B 6",
+        "COMBINE 1 5",
+        "PUT 2B 1",
+        "1 2B J 4B 5B 6B 7B 8B",
+        "2 8B 8G 8R 8Y",
+        "3 3B 3G 3R",
+        "4 11B 12B 13B",
+        "6 7B 8B 9B 10B",
+    ]
+
+
+def test_lower_numbered_combine_pairs_first() -> None:
+    assert answer(puzzle("5B", "1 1B 2B 3B", "2 4B 5B 6B", "3 7B 8B 9B")) == [
+        "COMBINE 1 2",
+        "COMBINE 1 3",
+        "PUT 5B 1",
+        "1 1B 2B 3B 4B 5B",
+        "4 5B 6B 7B 8B 9B",
+    ]
+
+
+def test_the_joker_is_not_fixed_to_a_value() -> None:
+    assert answer(puzzle("5R", "1 3R 4R J 6R 7R")) == ["PUT 5R 1", "1 3R 4R 5R 6R 7R J"]
+
+
+def test_the_joker_is_printed_in_the_gap_it_fills() -> None:
+    assert answer(puzzle("9R", "1 5R J 7R 8R")) == ["PUT 9R 1", "1 5R J 7R 8R 9R"]
+
+
+def test_the_joker_is_not_moved_when_an_equally_short_way_does_without() -> None:
+    lines = answer(puzzle("6B", "1 4B 5B 6B", "2 7B 7G 7R 7Y", "3 8B 8G 8R 8Y", "4 9R 10R 11R J"))
+    assert lines[:5] == ["TAKE 7B 2", "PUT 7B 1", "TAKE 8B 3", "PUT 8B 1", "PUT 6B 1"]
+    assert "4 9R 10R 11R J" in lines
+
+
+def test_a_needed_joker_moves_as_early_as_possible() -> None:
+    assert answer(puzzle("6B", "1 4B 5B 6B", "2 7B 7G 7R 7Y", "4 9R 10R 11R J")) == [
+        "TAKE J 4",
+        "PUT J 1",
+        "TAKE 7B 2",
+        "PUT 7B 1",
+        "PUT 6B 1",
+        "1 4B 5B 6B",
+        "2 7G 7R 7Y",
+        "4 9R 10R 11R",
+        "5 6B 7B J",
+    ]
+
+
+def test_taking_a_joker_from_a_gap_splits_the_run() -> None:
+    assert answer(puzzle("1B", "1 3B 4B 5B 6B", "2 10B 10G 10R 10Y", "3 7B 9B 10B 11B J", "4 6B 7B 8B")) == [
+        "COMBINE 1 3",
+        "TAKE J 1",
+        "PUT J 1",
+        "PUT 1B 1",
+        "1 1B J 3B 4B 5B 6B 7B",
+        "2 10B 10G 10R 10Y",
+        "4 6B 7B 8B",
+        "5 9B 10B 11B",
+    ]
+
+
+def test_the_goal_can_be_the_joker() -> None:
+    assert answer(puzzle("J", "1 4B 4G 4R 4Y", "2 5R 6R 7R")) == ["PUT J 2", "1 4B 4G 4R 4Y", "2 5R 6R 7R J"]
+
+
+def test_equal_puts_prefer_the_lower_row() -> None:
+    assert answer(puzzle("7B", "1 7G 7R 7Y", "2 4B 5B 6B"))[0] == "PUT 7B 1"
+
+
+def test_no_way_is_impossible() -> None:
+    assert solve_puzzle(puzzle("1B", "1 5R 6R 7R")) == IMPOSSIBLE
+
+
+CHAIN = puzzle(
+    "3R",
+    "1 3R 4R 5R",
+    "2 1B 1G 1R 1Y",
+    "3 2G 2R 2Y",
+    "4 2B 3B 4B",
+    "5 5B 5G 5Y",
+    "6 5R 6R 7R",
+    "7 8R 8G 8B",
+    "8 8Y 9Y 10Y",
+    "9 11Y 11R 11B",
+    "10 9G 10G 11G",
+    "11 5G 6G 7G 8G",
+    "12 6B 6G 6Y 6R",
+    "13 9B 10B 11B 12B 13B",
+    "14 7B 7G 7Y",
+)
+
+
+def test_twenty_actions_well_under_a_second() -> None:
+    started = time.perf_counter()
+    lines = answer(CHAIN)
+    elapsed = time.perf_counter() - started
+    actions = [line for line in lines if line.split()[0] in ("TAKE", "PUT", "COMBINE")]
+    assert len(actions) == 20
+    assert actions[0] == "COMBINE 10 11"
+    assert actions[-1] == "PUT 3R 1"
+    assert lines[-1] == "15 3R 4R 5R", "the split's half gets one above the highest id ever (14), not 11"
+    assert elapsed < 1.0
+
+
+def test_the_search_bound_and_the_state_limit() -> None:
+    assert solve_puzzle(CHAIN, max_actions=10) == IMPOSSIBLE
+    with pytest.raises(PuzzleLimitError):
+        from solver.puzzle import solve
+
+        solve(parse_puzzle(CHAIN), max_states=100)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "goal tile on line 1"),
+        ("3X\n1\n1 4R 5R 6R", "colours are B G R Y"),
+        ("14R\n1\n1 4R 5R 6R", "numbers go 1-13"),
+        ("3R\ntwo\n1 4R 5R 6R", "not a number of rows"),
+        ("3R\n2\n1 4R 5R 6R", "says 2 rows, but 1 follow"),
+        ("3R\n1\nx 4R 5R 6R", "starts with its id"),
+        ("3R\n2\n1 4R 5R 6R\n1 7B 8B 9B", "used twice"),
+        ("3R\n1\n1 4R 5R 7R", "not a valid run or group"),
+        ("3R\n2\n1 4R 5R J\n2 7B J 9B", "at most one joker"),
+        ("3R\n1\n1 4R 5R six", "not a tile"),
+    ],
+)
+def test_bad_input_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(PuzzleError, match=message):
+        parse_puzzle(text)
+
+
+def test_rows_mechanics_directly() -> None:
+    limits = Limits()
+    r = [code(n, 2) for n in (3, 4, 5, 6, 7)]
+    assert take(tuple(r), code(5, 2), limits) is None, "3 4 | 6 7 are too short"
+    assert put(tuple(r), code(5, 2), limits) == (
+        (code(3, 2), code(4, 2), code(5, 2)),
+        (code(5, 2), code(6, 2), code(7, 2)),
+    )
+    with_joker = tuple(sorted([code(3, 2), code(4, 2), JOKER_CODE, code(6, 2)]))
+    assert take(with_joker, code(4, 2), limits) is None
+    assert take(with_joker, JOKER_CODE, limits) is None, "3 4 | 6: the joker holds the run together"
+
+
+# -- /fit on the game's table -------------------------------------------------------------------------------
+
+
+def test_fit_uses_the_games_colours_and_set_numbers() -> None:
+    table = parse_table("4R 5R 6R | 7B 7K 7R 7O | 8B 8K 8R 8O", STANDARD)
+    found = fit(table, Tile(6, Colour.RED), STANDARD)
+    assert isinstance(found, Fit)
+    assert [str(a) for a in found.actions] == ["TAKE 7R 2", "PUT 7R 1", "TAKE 8R 3", "PUT 8R 1", "PUT 6R 1"]
+    assert found.actions[0] == FitAction(ActionKind.TAKE, Tile(7, Colour.RED), 2)
+    assert found.lines()[0] == "1. Take 7R from set 2"
+    assert [(n, str(s)) for n, s in found.sets] == [
+        (1, "4R 5R 6R"),
+        (2, "7B 7K 7O"),
+        (3, "8B 8K 8O"),
+        (4, "6R 7R 8R"),
+    ]
+
+
+def test_fit_combines_and_handles_the_joker() -> None:
+    table = parse_table("4B 5B 6B 7B | 8B 9B 10B", STANDARD)
+    found = fit(table, Tile(6, Colour.BLUE), STANDARD)
+    assert found is not None
+    assert [a.describe() for a in found.actions] == ["Join set 2 onto set 1", "Put 6B in set 1"]
+    assert [(n, str(s)) for n, s in found.sets] == [(1, "4B 5B 6B"), (3, "6B 7B 8B 9B 10B")]
+    with_joker = fit(parse_table("5K 6K 7K | 8K 9K J", STANDARD), Tile(7, Colour.BLACK), STANDARD)
+    assert with_joker is not None
+    assert [str(a) for a in with_joker.actions] == ["PUT 7K 2"]
+    assert [str(s) for _, s in with_joker.sets] == ["5K 6K 7K", "7K 8K 9K J"]
+
+
+def test_fit_says_none_when_it_cannot() -> None:
+    assert fit(parse_table("4R 5R 6R", STANDARD), Tile(1, Colour.BLUE), STANDARD) is None
