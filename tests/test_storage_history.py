@@ -61,7 +61,13 @@ def test_a_later_change_to_the_same_place_is_a_conflict(
 
 
 def test_apply_does_not_touch_its_input() -> None:
-    a = {"status": "running", "turn": None, "table": [], "ended_at": None, "players": {"1": {"rack": ["1R"]}}}
+    a: dict[str, Any] = {
+        "status": "running",
+        "turn": None,
+        "table": [],
+        "ended_at": None,
+        "players": {"1": {"rack": ["1R"]}},
+    }
     b = {**a, "players": {"1": {"rack": ["2R"]}}}
     d = {"players": {"1": {"rack": [["1R"], ["2R"]]}}}
     assert history.apply(a, d) == b
