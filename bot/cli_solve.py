@@ -9,6 +9,7 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.notation import format_tiles, parse_tiles
+from solver.planner import plan_solution
 from solver.rules import Rules
 from solver.solution import Objective, Solution
 from solver.solve import DEFAULT_TIME_LIMIT, solve
@@ -83,7 +84,9 @@ def write_image(solution: Solution, path: str) -> None:
 
 
 def as_json(solution: Solution) -> dict[str, Any]:
-    return solution.to_json()
+    answer = solution.to_json()
+    answer["moves"] = [move.to_json() for move in plan_solution(solution)]
+    return answer
 
 
 def as_text(solution: Solution) -> str:
@@ -110,5 +113,9 @@ def as_text(solution: Solution) -> str:
             else:
                 note = f"set {old + 1}"
             lines.append(f"  {n:>2}. {s}   ({note})")
+    moves = plan_solution(solution)
+    if moves:
+        lines.append("Moves:")
+        lines.extend(f"  {n:>2}. {move.describe()}" for n, move in enumerate(moves, 1))
     lines.append(f"Rack left: {format_tiles(solution.rack_left, rules) or '(empty)'}")
     return "\n".join(lines)

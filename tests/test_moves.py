@@ -320,3 +320,15 @@ def test_solver_answers_replay_exactly(seed: int, sets: int) -> None:
     p = plan(solution.table_before, solution.table, solution.placed, R, hint=solution.kept_from)
     assert moves == list(p.moves)
     check(solution.table_before, solution.table, solution.placed, p)
+
+
+def test_the_solve_command_prints_and_exports_the_moves() -> None:
+    from bot.cli_solve import as_json, as_text
+
+    solution = solve(parse_tiles("3R 4R 5R 7B J 11K", R), parse_table("6R 7R 8R | 7K 7O 7R", R), R, time_limit=10)
+    text = as_text(solution)
+    assert "Moves:" in text
+    assert "   1. Put " in text
+    moves = as_json(solution)["moves"]
+    assert [m["kind"] for m in moves] == ["extend", "extend"]
+    assert moves == [m.to_json() for m in plan_solution(solution)]
