@@ -24,6 +24,5 @@ def run(args: argparse.Namespace) -> int:
         migrate.upgrade(args.url, args.revision or "head")
     elif args.action == "downgrade":
         migrate.downgrade(args.url, args.revision or "-1")
-    else:
-        print(migrate.current(args.url) or "(empty database: no revision)")
+    print(migrate.current(args.url) or "(empty database: no revision)")
     return 0

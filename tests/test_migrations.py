@@ -88,10 +88,12 @@ def test_python_m_bot_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "empty database" in capsys.readouterr().out
     assert cli("db", "upgrade", "--url", url) == 0
     assert tables(file) == TABLES
+    assert capsys.readouterr().out == "0001 (head)\n"
     assert cli("db", "current", "--url", url) == 0
     assert "0001 (head)" in capsys.readouterr().out
     assert cli("db", "downgrade", "--url", url) == 0
     assert tables(file) == set()
+    assert "empty database" in capsys.readouterr().out
 
 
 def test_alembic_from_the_project_root_reads_the_url_from_the_settings(tmp_path: Path) -> None:
