@@ -65,6 +65,8 @@ class Move:
     result: tuple[tuple[int, tuple[Tile, ...]], ...]
     created: int | None = None
     table_valid: bool = True
+    #: For MOVE_JOKER: the tile that takes the joker's place.
+    in_place_of_joker: Tile | None = None
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -93,6 +95,7 @@ class Move:
             "transfers": [tr.to_json() for tr in self.transfers],
             "result": [{"set": n, "tiles": [str(t) for t in tiles]} for n, tiles in self.result],
             "table_valid": self.table_valid,
+            "in_place_of_joker": None if self.in_place_of_joker is None else str(self.in_place_of_joker),
             "text": self.describe(),
         }
 
@@ -161,10 +164,12 @@ def _move_joker(m: Move) -> str:
         where = f"lay {it}" + (f" with {_sources(others)}" if others else "") + f" as new set {joker.target}"
     else:
         where = f"put {it} on set {joker.target}"
-    return (
-        f"Put {_tiles(first.tiles)} {_from(first.source)} in place of the joker in set {first.target}; "
-        f"take {what} from set {joker.source} and {where} ({_now(m, joker.target)})"
-    )
+    swap = m.in_place_of_joker or first.tiles[0]
+    if len(first.tiles) == 1:
+        put = f"Put {swap} {_from(first.source)} in place of the joker in set {first.target}"
+    else:
+        put = f"Put {_tiles(first.tiles)} {_from(first.source)} in set {first.target}, {swap} in place of the joker"
+    return f"{put}; take {what} from set {joker.source} and {where} ({_now(m, joker.target)})"
 
 
 _PHRASES = {

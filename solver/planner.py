@@ -79,6 +79,7 @@ def _units(identity: Sequence[int | None], flows: Sequence[Flow]) -> list[_Unit]
         into = [f for f in flows if f.target == j]
         if i is None:
             if into:
+                into.sort(key=lambda f: (f.source is None, f.source or 0))
                 units.append(_Unit(j, tuple(into), creates=True))
         else:
             units.extend(_Unit(j, (f,), creates=False) for f in into)
@@ -285,8 +286,10 @@ def _kind(
         if old is not None and old.kind is Kind.RUN and stays is not None and stays.kind is Kind.RUN:
             if not from_rack and _shape(Counter(split.tiles), rules) is not None:
                 return MoveKind.SPLIT
-            rack_numbers = [t.number for tr in from_rack for t in tr.tiles if not t.is_joker]
-            if from_rack and rack_numbers and all(old.low <= n <= old.high for n in rack_numbers):
+            rack = [t for tr in from_rack for t in tr.tiles if not t.is_joker]
+            inside = all(t.colour == old.colour and old.low <= t.number <= old.high for t in rack)
+            made = _shape(table.get(transfers[0].target, Counter()), rules)
+            if rack and inside and made is not None and made.kind is Kind.RUN:
                 return MoveKind.INSERT_SPLIT
     return MoveKind.NEW_SET
 
@@ -299,7 +302,8 @@ def _merge_jokers(moves: list[Move], before: Sequence[TileSet], rules: Rules) ->
     while k < len(moves):
         move = moves[k]
         nxt = moves[k + 1] if k + 1 < len(moves) else None
-        if nxt is not None and _replaces_joker(move, nxt, table, rules):
+        swap = _replaces_joker(move, nxt, table, rules) if nxt is not None else None
+        if nxt is not None and swap is not None:
             merged_result = dict(move.result)
             merged_result.update(nxt.result)
             merged = Move(
@@ -308,6 +312,7 @@ def _merge_jokers(moves: list[Move], before: Sequence[TileSet], rules: Rules) ->
                 tuple(sorted(merged_result.items())),
                 nxt.created,
                 nxt.table_valid,
+                swap,
             )
             _replay(table, move)
             _replay(table, nxt)
@@ -320,17 +325,18 @@ def _merge_jokers(moves: list[Move], before: Sequence[TileSet], rules: Rules) ->
     return out
 
 
-def _replaces_joker(move: Move, nxt: Move, table: Table, rules: Rules) -> bool:
-    if move.kind not in (MoveKind.EXTEND, MoveKind.TAKE_PUT) or len(move.tiles) != 1 or move.tiles[0].is_joker:
-        return False
+def _replaces_joker(move: Move, nxt: Move, table: Table, rules: Rules) -> Tile | None:
+    """The tile of ``move`` that takes the place of a joker which ``nxt`` then takes away, if any."""
+    if move.kind not in (MoveKind.EXTEND, MoveKind.TAKE_PUT) or JOKER in move.tiles:
+        return None
     x = move.transfers[0].target
     if not any(tr.source == x and JOKER in tr.tiles for tr in nxt.transfers):
-        return False
+        return None
     shape = _shape(table.get(x, Counter()), rules)
     if shape is None:
-        return False
-    stands = [s for t, s in zip(shape.tiles, shape.stands_for, strict=True) if t.is_joker]
-    return move.tiles[0] in stands
+        return None
+    stands = {s for t, s in zip(shape.tiles, shape.stands_for, strict=True) if t.is_joker}
+    return next((t for t in move.tiles if t in stands), None)
 
 
 def _replay(table: Table, move: Move) -> None:

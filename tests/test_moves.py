@@ -104,6 +104,22 @@ def test_joker_moves_onto_an_existing_set() -> None:
     assert all(m.table_valid for m in p.moves)
 
 
+def test_joker_swap_with_more_tiles_names_the_one_in_its_place() -> None:
+    p = run("8B 9B J | 5K 6K 7K 8K", "7B 8B 9B 10B | 5K 6K 7K 8K J", "7B 10B")
+    assert kinds(p) == [MoveKind.MOVE_JOKER]
+    assert p.moves[0].in_place_of_joker == Tile(10, Colour.BLUE)
+    assert p.moves[0].describe().startswith("Put 7B 10B from your rack in set 1, 10B in place of the joker; ")
+    assert p.moves[0].to_json()["in_place_of_joker"] == "10B"
+
+
+def test_a_runs_end_taken_into_a_group_is_not_an_insert() -> None:
+    p = run("1R 2R 3R 4R", "2R 3R 4R | 1R 1B 1K", "1B 1K")
+    assert kinds(p) == [MoveKind.NEW_SET]
+    assert p.moves[0].describe() == (
+        "Take 1R from set 1 and 1B 1K from your rack and lay them as new set 2 (set 2: 1R 1B 1K)"
+    )
+
+
 def test_a_new_set_from_the_rack() -> None:
     p = run("1-3R", "1-3R | 5B 5K 5O", "5B 5K 5O")
     assert kinds(p) == [MoveKind.NEW_SET]
