@@ -1,21 +1,30 @@
 """A small integer program on SCIP: integer columns, ranged rows, maximise.
 
 Kept apart from the game so the SCIP settings, chosen by measurement (see
-BENCHMARKS.md), live in one place. The model is solved with
-``optimizeNogil`` so a caller's event loop (or other threads) keep running.
+BENCHMARKS.md), live in one place. Each thread keeps one SCIP instance with
+its plugins and settings loaded, and only the problem is made anew per solve
+(creating SCIP costs more than most solves). The model is solved with
+``optimizeNogil`` so a caller's event loop and other threads keep running.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
-from pyscipopt import Model, quicksum
+from pyscipopt import SCIP_PARAMSETTING, Model, quicksum
 
-#: SCIP settings chosen by measurement on the benchmark positions (BENCHMARKS.md).
+#: SCIP settings chosen by measurement on the benchmark positions (BENCHMARKS.md). These
+#: models are solved at the root node: presolving, root propagation, the sub-SCIP of
+#: rapid learning and the primal heuristics cost more time than they save (the table as it
+#: lies is always handed over as a start solution, and the LP finds the optimum).
 SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "randomization/randomseedshift": 0,
     "parallel/maxnthreads": 1,
     "presolving/maxrounds": 0,
+    "propagating/maxroundsroot": 0,
+    "separating/rapidlearning/freq": -1,
+    "display/verblevel": 0,
 }
 
 
@@ -52,12 +61,28 @@ class Outcome:
     feasible: bool
 
 
+_local = threading.local()
+
+
+def _scip() -> Model:
+    """This thread's SCIP, settings applied once; its previous problem freed."""
+    model: Model | None = getattr(_local, "model", None)
+    if model is None:
+        model = Model()
+        model.hideOutput()
+        model.setHeuristics(SCIP_PARAMSETTING.OFF)
+        for name, value in SCIP_PARAMS.items():
+            model.setParam(name, value)
+        _local.model = model
+    else:
+        model.freeProb()
+        model.createProbBasic("play")
+    return model
+
+
 def solve_program(program: Program, time_limit: float) -> Outcome:
     """Maximise; a start solution (if given) is handed to SCIP first."""
-    model = Model()
-    model.hideOutput()
-    for name, value in SCIP_PARAMS.items():
-        model.setParam(name, value)
+    model = _scip()
     model.setParam("limits/time", time_limit)
     model.setMaximize()
     xs = [model.addVar(vtype="I", lb=0, ub=c.upper, obj=c.objective) for c in program.columns]
