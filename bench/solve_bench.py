@@ -43,7 +43,9 @@ def figures(times: list[float]) -> dict[str, float]:
     }
 
 
-def measure(positions: list[dict[str, Any]], repeat: int, run: Callable[[dict[str, Any]], int]) -> tuple[list[float], int]:
+def measure(
+    positions: list[dict[str, Any]], repeat: int, run: Callable[[dict[str, Any]], int]
+) -> tuple[list[float], int]:
     times: list[float] = []
     wrong = 0
     for p in positions:
@@ -109,8 +111,10 @@ def main() -> int:
     parser.add_argument("--no-reference", action="store_true", help="skip rummikub-solver")
     args = parser.parse_args()
     positions = json.loads(args.positions.read_text())
-    print(f"{len(positions)} positions x {args.repeat} runs, {platform.python_implementation()} "
-          f"{platform.python_version()}, {platform.machine()}")
+    print(
+        f"{len(positions)} positions x {args.repeat} runs, {platform.python_implementation()} "
+        f"{platform.python_version()}, {platform.machine()}"
+    )
     times, wrong = measure(positions, args.repeat, ours)
     mine = figures(times)
     row = "  ".join(f"{k} {v:7.2f} ms" for k, v in mine.items())

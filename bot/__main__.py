@@ -1,7 +1,8 @@
 """`python -m bot`: run the Telegram bot, or one of the terminal commands.
 
 Each terminal command lives in its own module with a ``register`` function that
-adds its sub-parser; this file only lists them.
+adds its sub-parser; this file only lists them. Without a command the bot
+runs (``bot.run``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.register(commands)
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 2
+        from bot.run import main as run_bot
+
+        return run_bot()
     code: int = args.run(args)
     return code
 

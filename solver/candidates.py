@@ -25,6 +25,8 @@ class Shape:
 
     sets: tuple[TileSet, ...]
     counts: tuple[tuple[Tile, int], ...]
+    #: ``counts`` keyed by ``Tile.id``, for the hot loops
+    ids: tuple[tuple[int, int], ...]
     size: int
     value: int
 
@@ -33,17 +35,9 @@ class Shape:
         counter: Counter[Tile] = Counter()
         for s in sets:
             counter.update(s.stands_for)
-        return Shape(sets, tuple(counter.items()), sum(len(s) for s in sets), sum(s.value for s in sets))
-
-    def copies_fitting(self, pool: Counter[Tile]) -> int:
-        """How many copies of the shape the pool can make, jokers filling in."""
-        jokers = pool[JOKER]
-        best = 0
-        while True:
-            need = sum(max(0, (best + 1) * n - pool[t]) for t, n in self.counts)
-            if need > jokers:
-                return best
-            best += 1
+        counts = tuple(counter.items())
+        ids = tuple((t.id, n) for t, n in counts)
+        return Shape(sets, counts, ids, sum(len(s) for s in sets), sum(s.value for s in sets))
 
 
 @lru_cache(maxsize=16)
@@ -62,7 +56,13 @@ def all_shapes(rules: Rules) -> tuple[Shape, ...]:
     return tuple(out)
 
 
-def available(rules: Rules, pool: Counter[Tile]) -> list[Shape]:
-    """The shapes the pool can make at least once, jokers filling in."""
-    jokers = pool[JOKER]
-    return [s for s in all_shapes(rules) if sum(1 for t, _ in s.counts if pool[t] == 0) <= jokers]
+def available(rules: Rules, pool: dict[int, int]) -> list[Shape]:
+    """The shapes the pool (counts by ``Tile.id``) can make at least once, jokers filling in."""
+    jokers = pool.get(JOKER.id, 0)
+    return [s for s in all_shapes(rules) if sum(1 for i, _ in s.ids if i not in pool) <= jokers]
+
+
+@lru_cache(maxsize=16)
+def tiles_by_id(rules: Rules) -> dict[int, Tile]:
+    """Every numbered tile of the variant by its ``Tile.id``."""
+    return {t.id: t for t in rules.tiles()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 from solver.candidates import Shape
 from solver.rules import Rules
@@ -19,33 +20,42 @@ from solver.sets import Kind, TileSet
 from solver.tiles import JOKER, Colour, Tile
 
 
-def variants(old: TileSet, rules: Rules, pool: Counter[Tile]) -> list[Shape]:
-    """``old`` as it stands (first) and every grown form whose extra tiles the pool can supply."""
-    spare = pool.copy()
-    spare.subtract(old.tiles)
-    if old.kind is Kind.GROUP:
-        forms = _grown_group(old, rules, spare)
-    else:
-        forms = _grown_run(old, rules, spare)
-    return [Shape.of(*sets) for sets in forms]
+def variants(old: TileSet, rules: Rules, pool: dict[int, int]) -> list[Shape]:
+    """``old`` as it stands (first) and every grown form whose extra tiles the pool can supply.
+
+    ``pool`` counts (by ``Tile.id``) every tile that could lie on the new table, the
+    old set's own tiles included.
+    """
+    spare = dict(pool)
+    for t in old.tiles:
+        spare[t.id] -= 1
+    jokers = spare.get(JOKER.id, 0)
+    return [
+        shape for shape, extra in _forms(old, rules) if sum(max(0, n - spare.get(i, 0)) for i, n in extra) <= jokers
+    ]
 
 
-def _can(spare: Counter[Tile], extra: list[Tile]) -> bool:
-    missing = sum(max(0, n - spare[t]) for t, n in Counter(extra).items())
-    return missing <= spare[JOKER]
+Form = tuple[Shape, tuple[tuple[int, int], ...]]
 
 
-def _grown_group(old: TileSet, rules: Rules, spare: Counter[Tile]) -> Iterator[tuple[TileSet, ...]]:
+@lru_cache(maxsize=4096)
+def _forms(old: TileSet, rules: Rules) -> tuple[Form, ...]:
+    """Every grown form of ``old`` within reach, with the extra tiles each needs (cached: tables repeat)."""
+    grown = _grown_group(old, rules) if old.kind is Kind.GROUP else _grown_run(old, rules)
+    return tuple((Shape.of(*sets), tuple((t.id, n) for t, n in Counter(extra).items())) for sets, extra in grown)
+
+
+def _grown_group(old: TileSet, rules: Rules) -> Iterator[tuple[tuple[TileSet, ...], list[Tile]]]:
     number = old.stands_for[0].number
     have = {s.colour for s in old.stands_for}
     missing = [c for c in rules.colour_order if c not in have]
     for mask in range(1 << len(missing)):
         add = [c for k, c in enumerate(missing) if mask >> k & 1]
-        if _can(spare, [Tile(number, c) for c in add]):
-            yield (TileSet.group(number, [c for c in rules.colour_order if c in have or c in add]),)
+        group = TileSet.group(number, [c for c in rules.colour_order if c in have or c in add])
+        yield (group,), [Tile(number, c) for c in add]
 
 
-def _grown_run(old: TileSet, rules: Rules, spare: Counter[Tile]) -> Iterator[tuple[TileSet, ...]]:
+def _grown_run(old: TileSet, rules: Rules) -> Iterator[tuple[tuple[TileSet, ...], list[Tile]]]:
     colour = old.colour
     assert colour is not None
     low, high, reach = old.low, old.high, rules.smallest_set - 1
@@ -54,14 +64,12 @@ def _grown_run(old: TileSet, rules: Rules, spare: Counter[Tile]) -> Iterator[tup
     for a in lows:
         for b in highs:
             extra = [Tile(n, colour) for n in [*range(a, low), *range(high + 1, b + 1)]]
-            if _can(spare, extra):
-                yield (_run(colour, a, b),)
+            yield (_run(colour, a, b),), extra
     for cut in range(low + rules.smallest_set - 1, high - rules.smallest_set + 2):
         for a in lows:
             for b in highs:
                 extra = [Tile(n, colour) for n in [*range(a, low), cut, *range(high + 1, b + 1)]]
-                if _can(spare, extra):
-                    yield (_run(colour, a, cut), _run(colour, cut, b))
+                yield (_run(colour, a, cut), _run(colour, cut, b)), extra
 
 
 def _run(colour: Colour, low: int, high: int) -> TileSet:

@@ -39,7 +39,9 @@ def lay_out(
     new_table = [s for _, s in kept_sets] + fresh
     kept_from: list[int | None] = [i for i, _ in kept_sets] + [None] * len(fresh)
     origins = _origins(table, new_table, kept_from)
-    placed = [t for s, row in zip(new_table, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack]
+    placed = [
+        t for s, row in zip(new_table, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
+    ]
     left = Counter(rack)
     left.subtract(placed)
     if any(n < 0 for n in left.values()):
@@ -80,7 +82,9 @@ def place_jokers(
     own: list[Counter[Tile]] = []
     for k, (origin, s) in enumerate(sets):
         old = table[origin] if origin is not None else None
-        was_joker = Counter(st for t, st in zip(old.tiles, old.stands_for, strict=True) if t.is_joker) if old else Counter()
+        was_joker = (
+            Counter(st for t, st in zip(old.tiles, old.stands_for, strict=True) if t.is_joker) if old else Counter()
+        )
         was_real = Counter(t for t in old.tiles if not t.is_joker) if old else Counter()
         own.append(was_real)
         for j, st in enumerate(s.stands_for):
@@ -142,9 +146,7 @@ def _join(a: TileSet, b: TileSet) -> TileSet:
     return TileSet(Kind.RUN, first.tiles + second.tiles, first.stands_for + second.stands_for)
 
 
-def _origins(
-    old: Sequence[TileSet], new: Sequence[TileSet], kept_from: Sequence[int | None]
-) -> list[list[Origin]]:
+def _origins(old: Sequence[TileSet], new: Sequence[TileSet], kept_from: Sequence[int | None]) -> list[list[Origin]]:
     """Where each new tile lay: its own old set first, then the lowest old set with one spare."""
     spare: dict[int, Counter[Tile]] = {i: s.counts() for i, s in enumerate(old)}
     rows: list[list[Origin | None]] = [[None] * len(s) for s in new]

@@ -12,7 +12,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from pyscipopt import SCIP_PARAMSETTING, Model, quicksum
+from pyscipopt import Model
+from pyscipopt.scip import PY_SCIP_PARAMSETTING as SCIP_PARAMSETTING
+from pyscipopt.scip import Expr, ExprCons
 
 #: SCIP settings chosen by measurement on the benchmark positions (BENCHMARKS.md). These
 #: models are solved at the root node: presolving, root propagation, the sub-SCIP of
@@ -24,6 +26,7 @@ SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "presolving/maxrounds": 0,
     "propagating/maxroundsroot": 0,
     "separating/rapidlearning/freq": -1,
+    "separating/maxroundsroot": 3,
     "display/verblevel": 0,
 }
 
@@ -86,18 +89,10 @@ def solve_program(program: Program, time_limit: float) -> Outcome:
     model.setParam("limits/time", time_limit)
     model.setMaximize()
     xs = [model.addVar(vtype="I", lb=0, ub=c.upper, obj=c.objective) for c in program.columns]
-    terms: list[list[tuple[int, int]]] = [[] for _ in program.rows]
-    for i, c in enumerate(program.columns):
+    rows = [model.addCons(ExprCons(Expr(), lhs=lower, rhs=upper)) for lower, upper in program.rows]
+    for x, c in zip(xs, program.columns, strict=True):
         for r, a in c.rows.items():
-            terms[r].append((i, a))
-    for (lower, upper), row in zip(program.rows, terms, strict=True):
-        expr = quicksum(a * xs[i] for i, a in row)
-        if lower is not None and upper is not None:
-            model.addCons(expr == lower if lower == upper else lower <= (expr <= upper))
-        elif lower is not None:
-            model.addCons(expr >= lower)
-        elif upper is not None:
-            model.addCons(expr <= upper)
+            model.addConsCoeff(rows[r], x, a)
     if program.start is not None:
         sol = model.createSol()
         for x, v in zip(xs, program.start, strict=True):

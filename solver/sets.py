@@ -7,6 +7,7 @@ are known wherever the set goes.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -136,7 +137,7 @@ def _run_problem(real: list[Tile], jokers: int, rules: Rules) -> str | None:
     if len({t.colour for t in real}) != 1:
         return "a run is all one colour"
     numbers = sorted(t.number for t in real)
-    for a, b in zip(numbers, numbers[1:], strict=False):
+    for a, b in itertools.pairwise(numbers):
         if a == b:
             return f"{Tile(a, real[0].colour)} is twice in the run; a run has each number once"
     total = len(real) + jokers
@@ -169,7 +170,7 @@ def _lay_run(given: Sequence[Tile], real: list[Tile], jokers: int, rules: Rules)
         starts = {t.number - i for i, t in enumerate(order) if not t.is_joker}
         if len(starts) == 1:
             start = starts.pop()
-            if 1 <= start and start + n - 1 <= rules.numbers:
+            if start >= 1 and start + n - 1 <= rules.numbers:
                 at = [i for i, t in enumerate(order) if t.is_joker]
                 return TileSet.run(colour, start, at, n)
     numbers = sorted(t.number for t in real)

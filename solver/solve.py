@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.candidates import Shape, available
+from solver.candidates import Shape, available, tiles_by_id
 from solver.deck import check_deck
 from solver.errors import RummikubError
 from solver.kept import variants
@@ -51,7 +51,7 @@ def solve(
     check_deck(rules, rack, tiles_of(table))
     rack_count = Counter(rack)
     table_count = Counter() if initial_meld else tiles_of(table)
-    pool = rack_count + table_count
+    pool = {t.id: n for t, n in (rack_count + table_count).items()}
     columns: list[tuple[int | None, Shape]] = [(None, s) for s in available(rules, pool)]
     if not initial_meld:
         for i, old in enumerate(table):
@@ -63,10 +63,7 @@ def solve(
     else:
         build.start_from(table)
     outcome = solve_program(build.program, time_limit)
-    if outcome.feasible:
-        chosen = build.chosen(outcome.counts, table)
-    else:
-        chosen = []
+    chosen = build.chosen(outcome.counts, table) if outcome.feasible else []
     if initial_meld or not outcome.feasible:
         chosen = [(i, s) for i, s in enumerate(table)] + chosen
     return lay_out(
@@ -85,7 +82,8 @@ def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_
     """Lay a loose list of table tiles out as valid sets, or raise ``NoArrangement``."""
     check_deck(rules, tiles)
     count = Counter(tiles)
-    build = _Builder(rules, Counter(), count, [(None, s) for s in available(rules, count)], Objective.TILES)
+    pool = {t.id: n for t, n in count.items()}
+    build = _Builder(rules, Counter(), count, [(None, s) for s in available(rules, pool)], Objective.TILES)
     outcome = solve_program(build.program, time_limit)
     if not outcome.feasible:
         why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"
@@ -112,13 +110,17 @@ class _Builder:
         self.w_kept = second_max + 1
         self.w_first = self.w_kept * most + second_max + 1
         self.split = self.objective is Objective.POINTS and table[JOKER] > 0
-        needed = {t for _, s in self.shapes for t, _ in s.counts} | {t for t in rack + table if not t.is_joker}
-        tiles = sorted(needed, key=rules.tile_key)
+        needed = {t.id for t in rack + table if not t.is_joker}
+        for _, shape in self.shapes:
+            needed.update(i for i, _ in shape.ids)
+        by_id = tiles_by_id(rules)
+        tiles = sorted((by_id[i] for i in needed), key=rules.tile_key)
         program = Program()
         self.tile_row = {t: program.row(table[t], table[t] + rack[t]) for t in tiles}
+        row_of = {t.id: r for t, r in self.tile_row.items()}
         kept_rows: dict[int, int] = {}
         for origin, shape in self.shapes:
-            rows = {self.tile_row[t]: n for t, n in shape.counts}
+            rows = {row_of[i]: n for i, n in shape.ids}
             if origin is not None:
                 if origin not in kept_rows:
                     kept_rows[origin] = program.row(None, 1)

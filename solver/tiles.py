@@ -35,6 +35,15 @@ class Tile:
     number: int = 0
     colour: Colour | None = None
 
+    def __hash__(self) -> int:
+        # tiles key every counter of the solver: a plain int is much cheaper than hashing the enum
+        return self.number if self.colour is None else self.number << 7 | ord(self.colour._value_)
+
+    @property
+    def id(self) -> int:
+        """A small int naming the tile (0 for the joker): the solver's hot loops key on it."""
+        return self.__hash__()
+
     @property
     def is_joker(self) -> bool:
         return self.colour is None

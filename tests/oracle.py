@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from solver.rules import Rules
@@ -40,7 +40,7 @@ def best_value(tiles: Sequence[Tile], rules: Rules) -> int:
 def _splits(tiles: tuple[Tile, ...], rules: Rules, need: int) -> bool:
     """Can ``tiles`` be laid as valid sets worth at least ``need`` points in all?"""
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(rest: tuple[Tile, ...], need: int) -> bool:
         if not rest:
             return need <= 0

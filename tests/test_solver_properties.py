@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import STANDARD, JOKER, Colour, Rules, Tile, TileSet, make_set
+from solver import JOKER, STANDARD, Colour, Rules, Tile, TileSet, make_set
 from solver.solution import Objective
 from solver.solve import solve
 from tests.checks import check_solution
