@@ -1,0 +1,67 @@
+"""`python -m bot` with no sub-command: run the Telegram bot (polling, or a webhook when WEBHOOK_URL is set).
+
+Start-up: read the settings, refuse to start without a token (one line on
+stderr, exit status 2), bring the database to the latest migration, then hand
+over to PTB, which runs until interrupted.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from urllib.parse import urlparse
+
+from pydantic import ValidationError
+
+from bot.settings import Settings
+
+log = logging.getLogger("bot")
+
+NO_TOKEN = "error: TELEGRAM_BOT_TOKEN is not set; get a token from @BotFather and put it in the environment or .env"
+
+
+def configure_logging(level: str) -> None:
+    """Our log level everywhere, but httpx at WARNING: its request lines would show the token in the URL."""
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=level.upper())
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as why:
+        first = why.errors()[0]
+        print(f"error: setting {'.'.join(str(p) for p in first['loc'])}: {first['msg']}", file=sys.stderr)
+        return 2
+    token = settings.telegram_bot_token.get_secret_value().strip() if settings.telegram_bot_token else ""
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    try:
+        configure_logging(settings.log_level)
+    except ValueError:
+        print(f"error: LOG_LEVEL={settings.log_level!r} is not a log level (DEBUG, INFO, WARNING)", file=sys.stderr)
+        return 2
+
+    from bot.storage import migrate
+    from bot.telegram.app import ALLOWED_UPDATES, build_application
+
+    migrate.upgrade(settings.database_url)
+    application = build_application(settings)
+    if settings.webhook_url:
+        path = urlparse(settings.webhook_url).path.lstrip("/")
+        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+        log.info("starting with a webhook on %s:%s/%s", settings.webhook_listen, settings.webhook_port, path)
+        application.run_webhook(
+            listen=settings.webhook_listen,
+            port=settings.webhook_port,
+            url_path=path,
+            webhook_url=settings.webhook_url,
+            secret_token=secret,
+            allowed_updates=ALLOWED_UPDATES,
+        )
+    else:
+        log.info("starting with long polling")
+        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+    return 0

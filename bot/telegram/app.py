@@ -1,0 +1,131 @@
+"""The application: PTB's ``Application`` with our handlers, flood limits, start-up and shut-down.
+
+Updates are handled concurrently (``concurrent_updates``): a slow solve in one
+chat must never hold up another chat's answer; the solver and the renderer
+run in a worker pool. The game service serialises changes to one game itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+
+from bot.settings import Settings
+from bot.storage import GameService, open_database
+from bot.telegram import commands, lobby, rack, solving, table, text
+from bot.telegram.deps import KEY, Deps
+from bot.telegram.errors import on_error
+from bot.telegram.migration import chat_migrated
+from bot.telegram.work import warm
+
+log = logging.getLogger(__name__)
+
+BotApplication = Application[Any, Any, Any, Any, Any, Any]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+CONCURRENT_UPDATES = 64
+
+
+def default_workers() -> int:
+    """Solver threads: SCIP searches without the GIL, so one per core, plus one for pictures and model building."""
+    return max(2, (os.cpu_count() or 1) + 1)
+
+
+def build_application(
+    settings: Settings,
+    *,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+    workers: int | None = None,
+    warm_up: bool = True,
+) -> BotApplication:
+    """The bot, ready for ``run_polling``/``run_webhook`` or a test's ``start``.
+
+    ``rate_limiter`` defaults to PTB's ``AIORateLimiter`` with Telegram's
+    flood limits. The database must already be at the latest migration.
+    """
+    if settings.telegram_bot_token is None:
+        raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
+        ApplicationBuilder()
+        .token(settings.telegram_bot_token.get_secret_value())
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .rate_limiter(rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3))
+        .post_init(_started if warm_up else _registered)
+        .post_shutdown(_stopped)
+    )
+    if settings.telegram_base_url:
+        builder = builder.base_url(settings.telegram_base_url)
+    application: BotApplication = builder.build()
+    db = open_database(settings.database_url)
+    application.bot_data[KEY] = Deps(
+        settings=settings,
+        db=db,
+        service=GameService(db),
+        pool=ThreadPoolExecutor(max_workers=workers or default_workers(), thread_name_prefix="solver"),
+    )
+    add_handlers(application)
+    return application
+
+
+def add_handlers(application: BotApplication) -> None:
+    only_messages = filters.UpdateType.MESSAGE
+    command_handlers = {
+        "start": lobby.start,
+        "help": lobby.help_command,
+        "new": lobby.new,
+        "join": lobby.join,
+        "rules": lobby.rules_command,
+        "end": lobby.end,
+        "rack": rack.rack,
+        "draw": rack.draw,
+        "table": table.table,
+        "play": table.play,
+        "undo": table.undo,
+        "status": table.status,
+        "meld": table.meld,
+        "pass": table.pass_turn,
+        "fit": table.fit_tile,
+        "solve": solving.solve_command,
+    }
+    assert sorted(command_handlers) == commands.ALL, "every command in the menus has a handler"
+    for name, handler in command_handlers.items():
+        application.add_handler(CommandHandler(name, handler, filters=only_messages))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_migrated))
+    application.add_handler(CallbackQueryHandler(solving.played_this, pattern=r"^p:\d+:[tp]:[0-9a-f]+$"))
+    application.add_handler(CallbackQueryHandler(solving.other_objective, pattern=r"^o:\d+:[tp]$"))
+    application.add_handler(CallbackQueryHandler(solving.example, pattern=r"^x$"))
+    application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=r"^j$"))
+    application.add_handler(CallbackQueryHandler(text.tile_kind, pattern=r"^k:[rdb](:.*)?$"))
+    application.add_handler(MessageHandler(only_messages & filters.COMMAND, text.unknown_command))
+    application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, text.plain_text))
+    application.add_error_handler(on_error)
+
+
+async def _registered(application: BotApplication) -> None:
+    await commands.register(application)
+
+
+async def _started(application: BotApplication) -> None:
+    """Register the command menus and pay the first solve's and picture's cost before the first update."""
+    await commands.register(application)
+    deps: Deps = application.bot_data[KEY]
+    await deps.off_loop(warm)
+
+
+async def _stopped(application: BotApplication) -> None:
+    deps = application.bot_data.get(KEY)
+    if isinstance(deps, Deps):
+        await deps.close()

@@ -1,0 +1,51 @@
+"""What every handler needs (the game service, the settings, the worker pool), kept in ``bot_data``.
+
+One object instead of globals, so a test can build two applications on two
+databases in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
+
+from telegram.ext import ContextTypes
+
+from bot.settings import Settings
+from bot.storage import Database, GameService
+from bot.telegram.suggestions import Suggestions
+
+KEY = "rummikub"
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@dataclass
+class Deps:
+    """The bot's shared state; one per application."""
+
+    settings: Settings
+    db: Database
+    service: GameService
+    pool: ThreadPoolExecutor
+    suggestions: Suggestions = field(default_factory=Suggestions)
+
+    async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run CPU work (SCIP, Pillow, the puzzle search) in the worker pool, never on the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, functools.partial(work, *args, **kwargs))
+
+    async def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        await self.db.dispose()
+
+
+def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:
+    found: Any = context.application.bot_data.get(KEY)
+    if not isinstance(found, Deps):
+        raise RuntimeError("the application was not built by bot.telegram.build_application")
+    return found

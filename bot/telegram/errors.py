@@ -1,0 +1,81 @@
+"""Bad input and broken handlers: one short answer, nothing changed, no traceback in a chat.
+
+``guarded`` wraps every handler: a ``RummikubError`` (the parser's, the
+service's, the solver's) is the user's mistake and is answered with its
+message; an over-long message is refused before anything reads it. Anything
+else is a bug: ``on_error`` logs it with the update and says sorry.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.telegram.parsing import MAX_TEXT
+from bot.telegram.texts import TOO_LONG
+from solver.errors import RummikubError
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+SORRY = "Sorry, something went wrong on my side. Try again, or /help."
+ALERT_LIMIT = 200
+
+
+def short(error: Exception) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text[0].upper() + text[1:]
+
+
+async def tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    """One short message in the update's chat; a tapped button gets it as an alert."""
+    query = update.callback_query
+    if query is not None:
+        await query.answer(text[:ALERT_LIMIT], show_alert=True)
+        return
+    chat = update.effective_chat
+    if chat is None:
+        return
+    message = update.message
+    if message is not None and chat.type != chat.PRIVATE:
+        await message.reply_text(text, do_quote=True)
+    else:
+        await context.bot.send_message(chat.id, text)
+
+
+def guarded(handler: Handler) -> Handler:
+    @functools.wraps(handler)
+    async def run(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        text = message.text if message is not None else None
+        if text is not None and len(text) > MAX_TEXT:
+            await tell(update, context, TOO_LONG.format(length=len(text), limit=MAX_TEXT))
+            return
+        try:
+            await handler(update, context)
+        except RummikubError as why:
+            await tell(update, context, short(why))
+
+    return run
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log the failure with its update; tell the chat something went wrong (never the details)."""
+    detail = update.to_dict() if isinstance(update, Update) else repr(update)
+    log.error("handling an update failed: %s", json.dumps(detail, default=str)[:4000], exc_info=context.error)
+    if not isinstance(update, Update) or update.effective_chat is None:
+        return
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(SORRY, show_alert=True)
+        else:
+            await context.bot.send_message(update.effective_chat.id, SORRY)
+    except TelegramError:
+        log.warning("could not tell chat %s about the failure", update.effective_chat.id)

@@ -1,0 +1,136 @@
+"""Starting, joining and ending games; the greeting, the help and the rules; deep-link starts."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.storage import GameState
+from bot.storage.errors import NoGame
+from bot.telegram import replies, texts
+from bot.telegram.deps import deps
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.links import is_payload
+from bot.telegram.parsing import command_text, parse_rules
+from bot.telegram.sending import post_to_game_chat, say
+from solver.errors import RummikubError
+
+
+@guarded
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start, and /start <invite> from a group's "My rack" button."""
+    chat, _ = speaker(update)
+    payload = " ".join(context.args or [])
+    if is_group(chat):
+        await say(update, context, texts.START_GROUP)
+        return
+    if payload:
+        await link(update, context, payload)
+        return
+    example = InlineKeyboardMarkup([[InlineKeyboardButton("▶️ Try the example", callback_data="x")]])
+    await say(update, context, texts.START, example)
+
+
+async def link(update: Update, context: ContextTypes.DEFAULT_TYPE, payload: str) -> None:
+    _, user = speaker(update)
+    if not is_payload(payload):
+        raise RummikubError("this link is not one of mine; tap My rack in your group again")
+    service = deps(context).service
+    state = await service.link(user.id, payload)
+    me = seat_of(state, user)
+    lines = [
+        f"You're at the group's table ({replies.plural(len(state.active_players), 'player')}). "
+        "Your rack stays here, only you see it."
+    ]
+    if me.rack:
+        lines.append(replies.rack_text(me, state.rules))
+        lines.append("/solve for your best play.")
+    else:
+        lines.append("Send your rack: /rack 3R 4R 5R J")
+    await say(update, context, "\n".join(lines))
+
+
+@guarded
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await say(update, context, texts.HELP)
+
+
+@guarded
+async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/new [meld=25 jokers=1 ...]: a group game everyone joins, or a fresh private game."""
+    chat, user = speaker(update)
+    assert update.message is not None and update.message.text is not None
+    rules = parse_rules(command_text(update.message.text))
+    service = deps(context).service
+    if is_group(chat):
+        state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user))
+        markup = replies.group_buttons(context.bot.username, state.invite, join=True)
+        text = (
+            f"New game ({rules.describe()}).\n{name_of(user)} sits first. Tap Join to play; "
+            "then tap My rack to set your rack in private."
+        )
+        await say(update, context, text, markup)
+        return
+    await service.unlink(user.id)
+    state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True)
+    await say(update, context, f"New game ({rules.describe()}).\nSend your rack: /rack 3R 4R 5R J")
+
+
+async def _join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GameState:
+    chat, user = speaker(update)
+    if not is_group(chat):
+        raise RummikubError("join a game in its group; here you play on your own (just send your rack)")
+    service = deps(context).service
+    state = await service.active_game(chat.id)
+    return await service.join(state.id, user.id, name_of(user))
+
+
+@guarded
+async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    _, user = speaker(update)
+    state = await _join(update, context)
+    await say(update, context, _joined(state, name_of(user)), replies.rack_button(context.bot.username, state.invite))
+
+
+@guarded
+async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None
+    _, user = speaker(update)
+    state = await _join(update, context)
+    await query.answer("You're in!")
+    chat, _ = speaker(update)
+    await context.bot.send_message(
+        chat.id, _joined(state, name_of(user)), reply_markup=replies.rack_button(context.bot.username, state.invite)
+    )
+
+
+def _joined(state: GameState, name: str) -> str:
+    names = ", ".join(p.name for p in state.active_players)
+    return f"{name} joined. Players: {names}. {replies.turn_line(state)}\nTap My rack to set your rack in private."
+
+
+@guarded
+async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = speaker(update)
+    state = await current_game(deps(context).service, chat, user)
+    await say(
+        update, context, f"This game's rules: {state.rules.describe()}\nOther rules: /new meld=25 jokers=1 (a new game)"
+    )
+
+
+@guarded
+async def end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/end: close the game with the points left on each rack."""
+    chat, user = speaker(update)
+    service = deps(context).service
+    try:
+        state = await current_game(service, chat, user, create=False)
+    except NoGame:
+        raise NoGame("no game is running here") from None
+    result = await service.end_game(state.id, user.id)
+    text = replies.scores_text(result)
+    await say(update, context, text)
+    if in_group_game(state, chat):
+        await post_to_game_chat(context, state, text)

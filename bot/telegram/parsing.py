@@ -1,0 +1,96 @@
+"""Reading what users type around the tile notation: command arguments, rule options, rack:/table: lines."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.errors import RummikubError
+from solver.rules import STANDARD, Rules
+
+#: Longest message the bot reads; a full table of 106 tiles written out is well under this.
+MAX_TEXT = 1500
+
+RULE_NAMES = {
+    "meld": "initial_meld",
+    "initial_meld": "initial_meld",
+    "jokers": "jokers",
+    "numbers": "numbers",
+    "colours": "colours",
+    "colors": "colours",
+    "copies": "copies",
+    "smallest": "smallest_set",
+    "smallest_set": "smallest_set",
+}
+_OPTION = re.compile(r"(?P<name>[a-z_]+)\s*=\s*(?P<value>\S+)", re.IGNORECASE)
+_LINE = re.compile(r"^\s*(?P<kind>rack|table)\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
+
+
+class OptionError(RummikubError):
+    """A /new option that is not a rule or not a number."""
+
+
+def command_text(text: str) -> str:
+    """Everything after the command word, new lines kept (they separate sets)."""
+    parts = text.split(maxsplit=1)
+    if not parts or not parts[0].startswith("/"):
+        return text
+    return text[len(text) - len(text.lstrip()) + len(parts[0]) :].strip()
+
+
+def parse_rules(text: str, base: Rules = STANDARD) -> Rules:
+    """``meld=25 jokers=1`` and friends on top of ``base`` (validated like any rules variant)."""
+    changes: dict[str, int] = {}
+    rest = _OPTION.sub(" ", text).strip()
+    if rest:
+        raise OptionError(f"`{rest.split()[0]}`: write rule options as name=number, like /new meld=25 jokers=1")
+    for m in _OPTION.finditer(text):
+        name = m.group("name").lower()
+        if name not in RULE_NAMES:
+            known = ", ".join(sorted({"meld", "jokers", "numbers", "colours", "copies", "smallest"}))
+            raise OptionError(f"`{m.group(0)}`: unknown rule; the rules are {known}")
+        value = m.group("value")
+        if not value.isdigit():
+            raise OptionError(f"`{m.group(0)}`: {name} takes a whole number")
+        changes[RULE_NAMES[name]] = int(value)
+    return base.replace(**changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A message with ``rack:`` and/or ``table:`` lines; a table may go on over the following lines."""
+
+    rack: str | None
+    table: str | None
+
+
+def parse_position(text: str) -> Position | None:
+    """The rack and table of a ``rack:``/``table:`` message, or None when it has no such line."""
+    rack: list[str] | None = None
+    table: list[str] | None = None
+    current: list[str] | None = None
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if m is not None:
+            current = []
+            if m.group("kind").lower() == "rack":
+                if rack is not None:
+                    raise OptionError("write one rack: line")
+                rack = current
+            else:
+                if table is not None:
+                    raise OptionError("write one table: line (more sets go on the next lines)")
+                table = current
+            current.append(m.group("rest"))
+        elif current is not None:
+            current.append(line)
+        elif line.strip():
+            raise OptionError(f"`{line.strip()[:30]}`: start each line with rack: or table:")
+    if rack is None and table is None:
+        return None
+    # A rack continued onto more lines is still one rack; table lines are sets.
+    return Position(" ".join(rack) if rack is not None else None, "\n".join(table) if table is not None else None)
+
+
+def looks_like_position(text: str) -> bool:
+    return any(_LINE.match(line) for line in text.splitlines())

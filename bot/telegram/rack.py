@@ -1,0 +1,77 @@
+"""/rack and /draw: a player's hidden tiles, set only in a private chat.
+
+Typed in a group, a rack is neither stored nor echoed: the bot tries to delete
+the message (it can when it is an admin) and answers with the button that
+opens the private chat tied to the group's game.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.storage.errors import NoGame
+from bot.telegram import replies, texts
+from bot.telegram.deps import deps
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.parsing import command_text
+from bot.telegram.sending import say
+from solver.notation import parse_tiles
+
+log = logging.getLogger(__name__)
+
+
+async def private_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The group answer to anything that would show a rack: the private-chat button, nothing stored."""
+    chat, _ = speaker(update)
+    message = update.message
+    if message is not None:
+        try:
+            await message.delete()
+        except TelegramError as why:  # not an admin: the message stays, but we neither store nor repeat it
+            log.debug("could not delete a rack message in %s: %s", chat.id, why)
+    state = await deps(context).service.find_active_game(chat.id)
+    if state is None:
+        raise NoGame("no game is running in this group; /new starts one")
+    markup = replies.rack_button(context.bot.username, state.invite)
+    await context.bot.send_message(chat.id, texts.PRIVATE_ONLY, reply_markup=markup)
+
+
+@guarded
+async def rack(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rack 3R 4R J sets the rack; /rack alone shows it."""
+    chat, user = speaker(update)
+    if is_group(chat):
+        await private_only(update, context)
+        return
+    assert update.message is not None and update.message.text is not None
+    service = deps(context).service
+    state = await current_game(service, chat, user)
+    seat_of(state, user)
+    text = command_text(update.message.text)
+    if text:
+        tiles = parse_tiles(text, state.rules)
+        state = await service.set_rack(state.id, user.id, tiles)
+    me = seat_of(state, user)
+    hint = "\n/solve for your best play." if me.rack else "\nSet it: /rack 3R 4R 5R J"
+    await say(update, context, replies.rack_text(me, state.rules) + hint)
+
+
+@guarded
+async def draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/draw 7B: tiles drawn go onto the rack."""
+    chat, user = speaker(update)
+    if is_group(chat):
+        await private_only(update, context)
+        return
+    assert update.message is not None and update.message.text is not None
+    service = deps(context).service
+    state = await current_game(service, chat, user)
+    tiles = parse_tiles(command_text(update.message.text), state.rules)
+    state = await service.draw(state.id, user.id, tiles)
+    drew = replies.tiles_text(tiles, state.rules)
+    await say(update, context, f"Drew {drew}.\n" + replies.rack_text(seat_of(state, user), state.rules))

@@ -1,0 +1,147 @@
+"""Captions, short answers and buttons: how the bot's replies read.
+
+Captions stay under Telegram's 1024 characters; a move list that would not
+fit ends with how many moves were left out. Nothing here ever prints a rack
+unless the caller is answering that rack's owner in private.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.storage import GameResult, GameState, PlayerState
+from bot.telegram.links import deep_link
+from solver.notation import format_tiles
+from solver.rules import Rules
+from solver.solution import Objective, Solution
+from solver.tiles import Tile
+
+CAPTION_LIMIT = 1024
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def tiles_text(tiles: Sequence[Tile], rules: Rules) -> str:
+    return format_tiles(tiles, rules) or "(none)"
+
+
+def summary(solution: Solution) -> str:
+    what = "Best opening" if solution.initial_meld else "Best play"
+    goal = "most points" if solution.objective is Objective.POINTS else "most tiles"
+    line = (
+        f"{what} ({goal}): {plural(solution.tiles_placed, 'tile')}, {plural(solution.points_placed, 'point')}: "
+        f"{tiles_text(solution.placed, solution.rules)}"
+    )
+    if not solution.optimal:
+        line += "\n(best found in the time allowed; there may be better)"
+    return line
+
+
+def solve_caption(solution: Solution, moves: Sequence[str]) -> str:
+    """Summary, numbered moves, rack left; cut to fit a photo caption."""
+    head = summary(solution)
+    tail = f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
+    lines: list[str] = []
+    for i, move in enumerate(moves, start=1):
+        line = f"{i}. {move}"
+        rest = len(moves) - i
+        more = f"… and {plural(rest, 'more move')}" if rest else ""
+        body = "\n".join([head, *lines, line, more, tail])
+        if len(body) > CAPTION_LIMIT:
+            lines.append(f"… and {plural(len(moves) - i + 1, 'more move')}")
+            break
+        lines.append(line)
+    text = "\n".join([head, *lines, tail])
+    return text[:CAPTION_LIMIT]
+
+
+def no_play(solution: Solution) -> str:
+    rack = tiles_text(solution.rack_left, solution.rules)
+    if solution.initial_meld:
+        return (
+            f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). "
+            "Draw a tile: /draw 7B, then /pass.\n"
+            "Already made your initial meld? Send /meld, then /solve plays onto the table."
+        )
+    return f"No play with your rack ({rack}). Draw a tile: /draw 7B, then /pass."
+
+
+def objective_code(objective: Objective) -> str:
+    return "p" if objective is Objective.POINTS else "t"
+
+
+def objective_of(code: str) -> Objective:
+    return Objective.POINTS if code == "p" else Objective.TILES
+
+
+def solve_buttons(game_id: int, solution: Solution, fingerprint: str) -> InlineKeyboardMarkup:
+    """ "I played this", and the other objective."""
+    code = objective_code(solution.objective)
+    other = Objective.TILES if solution.objective is Objective.POINTS else Objective.POINTS
+    label = "Most tiles instead" if other is Objective.TILES else "Most points instead"
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("✅ I played this", callback_data=f"p:{game_id}:{code}:{fingerprint}")],
+            [InlineKeyboardButton(label, callback_data=f"o:{game_id}:{objective_code(other)}")],
+        ]
+    )
+
+
+def group_buttons(bot_username: str, invite: str, *, join: bool) -> InlineKeyboardMarkup:
+    """Join (in the group) and the deep link to the player's private chat, already tied to this game."""
+    row = [InlineKeyboardButton("🔒 My rack", url=deep_link(bot_username, invite))]
+    if join:
+        row.insert(0, InlineKeyboardButton("🙋 Join", callback_data="j"))
+    return InlineKeyboardMarkup([row])
+
+
+def rack_button(bot_username: str, invite: str) -> InlineKeyboardMarkup:
+    return group_buttons(bot_username, invite, join=False)
+
+
+def turn_line(state: GameState) -> str:
+    p = state.turn_player
+    return f"{p.name} to play." if p is not None else ""
+
+
+def players_text(state: GameState) -> str:
+    """Seats, the count of tiles on each rack (never the tiles), whose turn it is."""
+    lines = []
+    for p in state.active_players:
+        arrow = " ← to play" if p.user_id == state.turn else ""
+        meld = "" if p.melded else ", no meld yet"
+        lines.append(f"{p.seat + 1}. {p.name}: {plural(len(p.rack), 'tile')}{meld}{arrow}")
+    return "\n".join(lines) or "No players yet: /join"
+
+
+def table_header(state: GameState) -> str:
+    tiles = sum(len(s) for s in state.table)
+    return f"Table: {plural(len(state.table), 'set')}, {plural(tiles, 'tile')}" if state.table else "The table is empty"
+
+
+def rack_text(player: PlayerState, rules: Rules) -> str:
+    return f"Your rack ({plural(len(player.rack), 'tile')}): {tiles_text(player.rack, rules)}"
+
+
+def scores_text(result: GameResult) -> str:
+    lines = ["Game over. Points left on each rack:"]
+    for i, s in enumerate(result.scores, start=1):
+        lines.append(f"{i}. {s.name}: {plural(s.points_left, 'point')} ({plural(s.tiles_left, 'tile')})")
+    if not result.scores:
+        lines.append("(nobody was playing)")
+    return "\n".join(lines)
+
+
+def tile_kind_buttons(tiles: Sequence[Tile]) -> InlineKeyboardMarkup:
+    """Ask what a message of bare tiles is; the tiles ride in the button when they fit its 64 bytes."""
+    packed = ",".join(str(t) for t in tiles)
+    options = [("My rack", "r"), ("Tiles I drew", "d"), ("The table", "b")]
+    buttons = []
+    for label, kind in options:
+        data = f"k:{kind}:{packed}"
+        buttons.append(InlineKeyboardButton(label, callback_data=data if len(data.encode()) <= 64 else f"k:{kind}"))
+    return InlineKeyboardMarkup([buttons])

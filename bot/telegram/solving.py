@@ -1,0 +1,150 @@
+"""/solve and its buttons: the best play as a picture, "I played this", and the other objective.
+
+The answer carries a fingerprint of the position it was solved for. "I played
+this" applies the remembered solution when the fingerprint still matches the
+game (after a restart, when memory is gone, it solves the same position
+again); a changed table or rack makes the button say so instead of playing
+something else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from telegram import Update
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot.storage import GameState, PlayerState
+from bot.storage.errors import NoTiles, StaleSuggestion
+from bot.telegram import replies, texts
+from bot.telegram.deps import Deps, deps
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.rack import private_only
+from bot.telegram.sending import post_to_game_chat, say, show, uploading
+from bot.telegram.suggestions import fingerprint
+from bot.telegram.work import Answer, answer_for, play_picture, solve_position
+from solver.notation import parse_table, parse_tiles
+from solver.rules import STANDARD
+from solver.solution import Objective
+from solver.solve import solve
+
+
+async def solve_for(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Answer, str]:
+    """Solve (or recall) the player's best play now; the answer and the position's fingerprint."""
+    if not me.rack:
+        raise NoTiles("your rack is empty; send it first: /rack 3R 4R 5R J")
+    stamp = fingerprint(state, me, objective)
+    key = (state.id, me.user_id, objective.value, stamp)
+    known = d.suggestions.get(key)
+    if known is not None:
+        answer = await d.off_loop(answer_for, known)
+    else:
+        answer = await d.off_loop(
+            solve_position,
+            me.rack,
+            state.table,
+            state.rules,
+            objective,
+            not me.melded,
+            d.settings.solver_time_limit,
+        )
+        d.suggestions.put(key, answer.solution)
+    return answer, stamp
+
+
+async def send_answer(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, me: PlayerState, objective: Objective
+) -> None:
+    chat, _ = speaker(update)
+    await uploading(context, chat)
+    answer, stamp = await solve_for(deps(context), state, me, objective)
+    solution = answer.solution
+    if answer.picture is None:
+        await say(update, context, replies.no_play(solution))
+        return
+    markup = replies.solve_buttons(state.id, solution, stamp)
+    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
+
+
+@guarded
+async def solve_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = speaker(update)
+    if is_group(chat):
+        await private_only(update, context)
+        return
+    state = await current_game(deps(context).service, chat, user)
+    await send_answer(update, context, state, seat_of(state, user), Objective.TILES)
+
+
+@guarded
+async def other_objective(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The "Most points instead" / "Most tiles instead" button: solve again for the other goal."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    _, user = speaker(update)
+    _, game_id, code = query.data.split(":")
+    state = await deps(context).service.game(int(game_id))
+    me = seat_of(state, user)
+    await query.answer()
+    await send_answer(update, context, state, me, replies.objective_of(code))
+
+
+@guarded
+async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """ "I played this": the suggestion goes onto the game; a group sees the play, never the rack."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    _, game_id, code, stamp = query.data.split(":")
+    d = deps(context)
+    state = await d.service.game(int(game_id))
+    me = seat_of(state, user)
+    objective = replies.objective_of(code)
+    if fingerprint(state, me, objective) != stamp:
+        raise StaleSuggestion("the table or your rack has changed since this suggestion; /solve again")
+    answer, _ = await solve_for(d, state, me, objective)
+    played = await d.service.apply_suggestion(state.id, user.id, answer.solution)
+    await query.answer("Played!")
+    message = query.message
+    if message is not None:
+        with contextlib.suppress(BadRequest):  # too old to edit, or already without buttons
+            await context.bot.edit_message_reply_markup(chat.id, message.message_id, reply_markup=None)
+    after = played.state
+    mine = seat_of(after, user)
+    placed = replies.tiles_text(played.placed, after.rules)
+    lines = [f"Played {placed}.", replies.rack_text(mine, after.rules)]
+    if not mine.rack:
+        lines.append("Your rack is empty: you won! /end closes the game.")
+    turn = replies.turn_line(after)
+    if in_group_game(after, chat):
+        lines.append(turn)
+    await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
+    if in_group_game(after, chat):
+        picture = await d.off_loop(play_picture, state.table, after.table, played.placed, after.rules)
+        caption = (
+            f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
+            f"{replies.plural(answer.solution.points_placed, 'point')}). {turn}"
+        )
+        await post_to_game_chat(context, after, caption.strip(), picture)
+
+
+@guarded
+async def example(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The greeting's example, solved without touching any game."""
+    query = update.callback_query
+    assert query is not None
+    chat, _ = speaker(update)
+    await query.answer()
+    d = deps(context)
+    rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)
+    table = parse_table(texts.EXAMPLE_TABLE, STANDARD)
+    await uploading(context, chat)
+    solution = await d.off_loop(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
+    answer = await d.off_loop(answer_for, solution)
+    caption = replies.solve_caption(solution, answer.moves) + "\nNow send yours: rack: … and table: … lines."
+    if answer.picture is None:
+        await say(update, context, replies.no_play(solution))
+        return
+    await context.bot.send_photo(chat.id, answer.picture, caption=caption[: replies.CAPTION_LIMIT])

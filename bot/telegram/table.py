@@ -1,0 +1,194 @@
+"""The shared table and the turn: /table, /play, /undo, /status, /meld, /pass, /fit.
+
+A change to a group's table is shown in the group with its picture, also when
+it was made from a player's private chat linked to that group.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.storage import EventKind, GameState
+from bot.telegram import replies
+from bot.telegram.deps import deps
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.parsing import command_text
+from bot.telegram.sending import post_to_game_chat, say, show, uploading
+from bot.telegram.work import play_picture, table_picture
+from solver.errors import RummikubError
+from solver.fit import fit
+from solver.notation import format_table, parse_tiles
+from solver.puzzle_search import PuzzleLimitError
+from solver.sets import TileSet
+from solver.table import read_table
+from solver.tiles import Tile
+
+TABLE_EVENTS = {EventKind.TABLE_SET, EventKind.PLAY_RECORDED, EventKind.SUGGESTION_APPLIED}
+
+
+def _args(update: Update) -> str:
+    assert update.message is not None and update.message.text is not None
+    return command_text(update.message.text)
+
+
+async def _read_table(context: ContextTypes.DEFAULT_TYPE, text: str, state: GameState) -> list[TileSet]:
+    d = deps(context)
+    return await d.off_loop(read_table, text, state.rules, time_limit=d.settings.solver_time_limit)
+
+
+async def show_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, caption: str) -> None:
+    """The table's picture in this chat: with the viewer's rack below in private, never in a group."""
+    chat, user = speaker(update)
+    rack: Sequence[Tile] | None = None
+    if not is_group(chat):
+        me = state.player(user.id)
+        rack = me.rack if me is not None and me.active else None
+    await uploading(context, chat)
+    picture = await deps(context).off_loop(table_picture, state.table, state.rules, rack, replies.table_header(state))
+    await show(update, context, picture, caption)
+
+
+async def set_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, text: str) -> GameState:
+    """Replace the table (a correction); a group game's group sees the new table."""
+    chat, user = speaker(update)
+    sets = await _read_table(context, text, state)
+    state = await deps(context).service.set_table(state.id, user.id, sets)
+    await show_table(update, context, state, f"Table set: {replies.plural(len(state.table), 'set')}.")
+    if in_group_game(state, chat):
+        header = replies.table_header(state)
+        picture = await deps(context).off_loop(table_picture, state.table, state.rules, None, header)
+        await post_to_game_chat(context, state, f"{name_of(user)} set the table.", picture)
+    return state
+
+
+@guarded
+async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/table sets… replaces the table; /table alone shows it."""
+    chat, user = speaker(update)
+    state = await current_game(deps(context).service, chat, user)
+    text = _args(update)
+    if not text:
+        await show_table(update, context, state, format_table(state.table) or "The table is empty.")
+        return
+    await set_table(update, context, state, text)
+
+
+def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[tuple[TileSet, ...], Counter[Tile]]:
+    """What /play means: the whole new table when it holds every old tile, else new sets added to it."""
+    old: Counter[Tile] = Counter(t for s in state.table for t in s.tiles)
+    given: Counter[Tile] = Counter(t for s in sets for t in s.tiles)
+    if state.table and not old - given:
+        return tuple(sets), given - old
+    return (*state.table, *sets), given
+
+
+@guarded
+async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/play sets…: record what a player put down; the turn passes on."""
+    chat, user = speaker(update)
+    service = deps(context).service
+    state = await current_game(service, chat, user)
+    seat_of(state, user)
+    text = _args(update)
+    if not text:
+        raise RummikubError("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
+    sets = await _read_table(context, text, state)
+    table_after, placed = new_table(state, sets)
+    me = seat_of(state, user)
+    mine = not placed - Counter(me.rack)
+    played = await service.record_play(state.id, user.id, table_after, player=user.id if mine else None)
+    after = played.state
+    who = name_of(user) if mine else f"{name_of(user)} recorded that someone"
+    caption = (
+        f"{who} put down {replies.tiles_text(played.placed, after.rules)} "
+        f"({replies.plural(len(played.placed), 'tile')}). {replies.turn_line(after)}"
+    )
+    await uploading(context, chat)
+    picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)
+    await show(update, context, picture, caption)
+    if in_group_game(after, chat):
+        await post_to_game_chat(context, after, caption, picture)
+
+
+@guarded
+async def undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = speaker(update)
+    service = deps(context).service
+    state = await current_game(service, chat, user, create=False)
+    undone = await service.undo(state.id, user.id)
+    after = undone.state
+    who = after.player(undone.event.user_id) if undone.event.user_id is not None else None
+    whose = f"{who.name}'s" if who is not None else "the"
+    text = f"Undone: {whose} {undone.event.kind.words}. {replies.turn_line(after)}".strip()
+    if undone.event.kind in TABLE_EVENTS:
+        await show_table(update, context, after, text)
+        if in_group_game(after, chat):
+            picture = await deps(context).off_loop(
+                table_picture, after.table, after.rules, None, replies.table_header(after)
+            )
+            await post_to_game_chat(context, after, f"{name_of(user)}: {text}", picture)
+    else:
+        await say(update, context, text)
+
+
+@guarded
+async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The table's picture; in a group the players, their tile counts and the turn; in private your rack."""
+    chat, user = speaker(update)
+    state = await current_game(deps(context).service, chat, user)
+    lines = []
+    if is_group(chat) or in_group_game(state, chat):
+        lines.append(replies.players_text(state))
+    if not is_group(chat):
+        me = state.player(user.id)
+        if me is not None and me.active:
+            lines.append(replies.rack_text(me, state.rules))
+            lines.append("Initial meld made." if me.melded else "Initial meld not made yet.")
+    await show_table(update, context, state, "\n".join(lines)[: replies.CAPTION_LIMIT])
+
+
+@guarded
+async def meld(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = speaker(update)
+    service = deps(context).service
+    state = await current_game(service, chat, user)
+    await service.mark_melded(state.id, user.id)
+    await say(update, context, f"Noted: {name_of(user)} has made the initial meld; /solve now plays onto the table.")
+
+
+@guarded
+async def pass_turn(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = speaker(update)
+    service = deps(context).service
+    state = await current_game(service, chat, user)
+    after = await service.pass_turn(state.id, user.id)
+    await say(update, context, f"{name_of(user)} passes. {replies.turn_line(after)}".strip())
+    if in_group_game(after, chat):
+        await post_to_game_chat(context, after, f"{name_of(user)} passes. {replies.turn_line(after)}".strip())
+
+
+@guarded
+async def fit_tile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/fit 3R: the fewest puzzle actions that get one tile onto the table."""
+    chat, user = speaker(update)
+    d = deps(context)
+    state = await current_game(d.service, chat, user)
+    tiles = parse_tiles(_args(update), state.rules)
+    if len(tiles) != 1:
+        raise RummikubError("name one tile, like /fit 3R")
+    tile = tiles[0]
+    try:
+        found = await d.off_loop(fit, state.table, tile, state.rules)
+    except PuzzleLimitError:
+        raise RummikubError(f"the table is too big to search every way to fit {tile}; try /solve") from None
+    if found is None:
+        await say(update, context, f"{tile} cannot be fitted onto this table by moving tiles.")
+        return
+    lines = [f"{tile} onto the table in {replies.plural(len(found.actions), 'action')}:", *found.lines(), "Sets after:"]
+    lines += [f"{number}: {s}" for number, s in found.sets]
+    await say(update, context, "\n".join(lines)[:4000])

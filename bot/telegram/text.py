@@ -1,0 +1,157 @@
+"""Plain messages: ``rack:``/``table:`` lines (set them and solve at once), bare tiles (ask what they are).
+
+Both are read completely before anything is stored, so a mistake anywhere in
+the message changes nothing. In a group only ``rack:``/``table:`` messages
+are read (a family chat is mostly not about tiles): a rack is answered with
+the private-chat button, a table is set for everyone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from telegram import Message, Update
+from telegram.ext import ContextTypes
+
+from bot.storage import GameService, GameState
+from bot.telegram import replies, texts
+from bot.telegram.deps import deps
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.parsing import parse_position
+from bot.telegram.rack import private_only
+from bot.telegram.sending import say
+from bot.telegram.solving import send_answer
+from bot.telegram.table import set_table
+from solver.deck import check_deck
+from solver.errors import RummikubError
+from solver.notation import NotationError, parse_tiles
+from solver.sets import TileSet
+from solver.solution import Objective
+from solver.table import read_table
+from solver.tiles import Tile
+
+
+@guarded
+async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, user = speaker(update)
+    message = update.message
+    assert message is not None and message.text is not None
+    text = message.text
+    position = parse_position(text)
+    if is_group(chat):
+        if position is None:
+            return
+        if position.rack is not None:
+            await private_only(update, context)
+            return
+        assert position.table is not None
+        state = await current_game(deps(context).service, chat, user)
+        await set_table(update, context, state, position.table)
+        return
+    if position is not None:
+        await rack_and_table(update, context, position.rack, position.table)
+        return
+    d = deps(context)
+    state = await current_game(d.service, chat, user)
+    try:
+        tiles = parse_tiles(text, state.rules)
+    except NotationError:
+        if any(ch.isdigit() for ch in text):
+            raise  # it looks like tiles with a mistake: say which
+        await say(update, context, texts.NOT_UNDERSTOOD)
+        return
+    if not tiles:
+        await say(update, context, texts.NOT_UNDERSTOOD)
+        return
+    await say(
+        update,
+        context,
+        f"{replies.tiles_text(tiles, state.rules)}: what are these tiles?",
+        replies.tile_kind_buttons(tiles),
+        quote=True,
+    )
+
+
+async def rack_and_table(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, rack_text: str | None, table_text: str | None
+) -> None:
+    """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored."""
+    chat, user = speaker(update)
+    d = deps(context)
+    state = await current_game(d.service, chat, user)
+    me = seat_of(state, user)
+    rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
+    table: list[TileSet] | None = None
+    if table_text is not None:
+        table = await d.off_loop(read_table, table_text, state.rules, time_limit=d.settings.solver_time_limit)
+    check_deck(
+        state.rules,
+        rack if rack is not None else me.rack,
+        [t for s in (table if table is not None else state.table) for t in s.tiles],
+    )
+    state = await _store(d.service, state, user.id, rack, table)
+    await send_answer(update, context, state, seat_of(state, user), Objective.TILES)
+
+
+async def _store(
+    service: GameService, state: GameState, user_id: int, rack: Sequence[Tile] | None, table: Sequence[TileSet] | None
+) -> GameState:
+    """Write the rack and the table in an order whose in-between state fits the deck."""
+    me = state.player(user_id)
+    assert me is not None
+    if rack is not None and table is not None:
+        new_table_tiles = Counter(t for s in table for t in s.tiles)
+        clash = any(new_table_tiles[t] + me.rack.count(t) > state.rules.copies_of(t) for t in set(me.rack))
+        if clash:
+            state = await service.set_rack(state.id, user_id, [])
+        state = await service.set_table(state.id, user_id, table)
+        return await service.set_rack(state.id, user_id, rack)
+    if table is not None:
+        return await service.set_table(state.id, user_id, table)
+    if rack is not None:
+        return await service.set_rack(state.id, user_id, rack)
+    return state
+
+
+@guarded
+async def tile_kind(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The answer to "what are these tiles?": the rack, tiles drawn, or the table."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    parts = query.data.split(":", 2)
+    kind = parts[1]
+    if len(parts) == 3:
+        written = parts[2].replace(",", " ")
+    else:  # the tiles did not fit in the button: read them from the message it answered
+        quoted = query.message.reply_to_message if isinstance(query.message, Message) else None
+        if quoted is None or not quoted.text:
+            raise RummikubError("I no longer have those tiles; send them again")
+        written = quoted.text
+    d = deps(context)
+    state = await current_game(d.service, chat, user)
+    await query.answer()
+    if kind == "b":
+        await set_table(update, context, state, written)
+        return
+    tiles = parse_tiles(written, state.rules)
+    if kind == "d":
+        state = await d.service.draw(state.id, user.id, tiles)
+    else:
+        state = await d.service.set_rack(state.id, user.id, tiles)
+    me = seat_of(state, user)
+    await say(update, context, replies.rack_text(me, state.rules) + "\n/solve for your best play.")
+
+
+@guarded
+async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    chat, _ = speaker(update)
+    message = update.message
+    assert message is not None and message.text is not None
+    command = message.text.split()[0]
+    name, _, addressee = command.partition("@")
+    if is_group(chat) and addressee.lower() != (context.bot.username or "").lower():
+        return  # in a group, a command without our name may be another bot's
+    await say(update, context, texts.UNKNOWN_COMMAND.format(command=name))

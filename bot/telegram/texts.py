@@ -1,0 +1,49 @@
+"""The fixed texts: the greeting, the help, and the example a new user can tap."""
+
+from __future__ import annotations
+
+EXAMPLE_RACK = "3R 4R 5R 7B J 11K"
+EXAMPLE_TABLE = "6R 7R 8R | 7K 7O 7R"
+
+START = (
+    "Hi! I find the best Rummikub play and show it as a picture.\n"
+    "Send your tiles like this (or tap the example):\n"
+    f"rack: {EXAMPLE_RACK}\n"
+    f"table: {EXAMPLE_TABLE}"
+)
+
+START_GROUP = (
+    "Hi! I keep this group's Rummikub table and help each player find their best play.\n"
+    "/new starts a game, /join takes a seat, and your rack stays private in our chat."
+)
+
+HELP = """How to write tiles
+• A tile: number and colour, any order: 3R, r3, red 3. Colours: R red, B blue, K black, O orange (Y yellow = O).
+• A joker: J (or joker, *).
+• A run: 3-6R (3R 4R 5R 6R). A group: 7RBK (7R 7B 7K).
+• Sets on the table are separated by | or ; or new lines.
+
+Your game
+/rack 3R 4R 5R J - your rack (only in our private chat)
+/draw 7B - add tiles you drew
+/table 6R 7R 8R | 7K 7O 7R - the table as it is
+/play 9R 10R 11R - sets put down (yours or another player's)
+/solve - the best play now, as a picture
+/status - the table and your rack
+/undo - take back your last change
+/fit 3R - fewest moves to get one tile onto the table
+/meld - your initial meld is made
+/pass - next player's turn
+/new meld=25 jokers=1 - a new game, optionally other rules
+/rules - this game's rules
+/end - end the game, with the points left on each rack
+
+Or just send lines starting with rack: and table: and I solve at once.
+
+In a group: /new, then everyone /join. Tap "My rack" to set your rack privately and
+solve there; tap "I played this" and the group sees the new table, never your rack."""
+
+UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
+NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
+TOO_LONG = "That message is too long ({length} characters); I read at most {limit}. Send the rack and the table apart."
+PRIVATE_ONLY = "Racks are private: tap the button to set yours in our chat."

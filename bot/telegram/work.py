@@ -1,0 +1,123 @@
+"""The CPU work behind a reply (solve, plan the moves, draw), run in the worker pool as one call.
+
+Everything here is plain synchronous code over domain values, so it can run
+in a thread: SCIP releases the GIL while it searches (``optimizeNogil``) and
+Pillow while it encodes, which keeps the event loop answering other chats.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from render import render_solution, render_table, warm_up
+from solver.planner import plan_solution
+from solver.rules import STANDARD, Rules
+from solver.sets import TileSet
+from solver.solution import Objective, Origin, Solution
+from solver.solve import solve
+from solver.tiles import Tile
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A solve ready to send: the solution, its moves in words, and the picture (None without a play)."""
+
+    solution: Solution
+    moves: tuple[str, ...]
+    picture: bytes | None
+
+
+def solve_position(
+    rack: Sequence[Tile],
+    table: Sequence[TileSet],
+    rules: Rules,
+    objective: Objective,
+    initial_meld: bool,
+    time_limit: float,
+) -> Answer:
+    solution = solve(rack, table, rules, objective=objective, initial_meld=initial_meld, time_limit=time_limit)
+    return answer_for(solution)
+
+
+def answer_for(solution: Solution) -> Answer:
+    """Moves and picture for a solution (a cached one, or one just solved)."""
+    if not solution.has_play:
+        return Answer(solution, (), None)
+    return Answer(solution, moves_of(solution), render_solution(solution))
+
+
+def moves_of(solution: Solution) -> tuple[str, ...]:
+    """The numbered moves; the caption still goes out without them if planning fails."""
+    try:
+        return tuple(m.describe() for m in plan_solution(solution))
+    except Exception:  # the picture and summary are still right; log and send them
+        log.exception("planning the moves failed for table %s", [str(s) for s in solution.table])
+        return ()
+
+
+def table_picture(
+    table: Sequence[TileSet], rules: Rules, rack: Sequence[Tile] | None = None, header: str | None = None
+) -> bytes:
+    return render_table(table, rules, rack=rack, header=header)
+
+
+def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[Tile], rules: Rules) -> bytes:
+    """The new table with the tiles just put down highlighted (and tiles moved between sets marked)."""
+    return render_solution(shown_play(before, after, placed, rules), show_rack=False)
+
+
+def shown_play(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[Tile], rules: Rules) -> Solution:
+    """A recorded play dressed as a ``Solution`` so the renderer can mark it.
+
+    Each new set is matched with the old set it shares most tiles with; its
+    tiles come from that set where they can, then from any other old set, and
+    the copies no old set still holds are the ones put down (the counts always
+    agree: the new table is the old one plus ``placed``).
+    """
+    old = [Counter(s.tiles) for s in before]
+    left_over = [c.copy() for c in old]
+    kept_from: list[int | None] = []
+    origins: list[tuple[Origin, ...]] = []
+    for s in after:
+        mine = Counter(s.tiles)
+        shares = [sum((mine & c).values()) for c in old]
+        best = max(range(len(old)), key=lambda i: shares[i], default=None)
+        home = best if best is not None and shares[best] > 0 else None
+        kept_from.append(home)
+        row: list[Origin] = []
+        for t in s.tiles:
+            order = ([home] if home is not None else []) + [i for i in range(len(old)) if i != home]
+            source = next((i for i in order if left_over[i][t] > 0), None)
+            if source is None:
+                row.append(Origin(None))
+            else:
+                left_over[source][t] -= 1
+                row.append(Origin(source))
+        origins.append(tuple(row))
+    return Solution(
+        rules=rules,
+        objective=Objective.TILES,
+        initial_meld=False,
+        table_before=tuple(before),
+        table=tuple(after),
+        origins=tuple(origins),
+        kept_from=tuple(kept_from),
+        placed=tuple(placed),
+        rack_left=(),
+        points_placed=sum(t.number for t in placed),
+        kept_sets=sum(1 for k in kept_from if k is not None),
+        optimal=True,
+        solve_ms=0.0,
+    )
+
+
+def warm() -> None:
+    """Pay the first picture's and the first solve's cost at start-up, not on a user's first message."""
+    warm_up()
+    three = [Tile(n, STANDARD.colour_order[0]) for n in (3, 4, 5)]
+    solve(three, [], STANDARD, time_limit=5.0)
