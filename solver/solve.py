@@ -22,7 +22,7 @@ from solver.kept import variants
 from solver.layout import lay_out, place_jokers
 from solver.model import Program, solve_program
 from solver.rules import Rules
-from solver.sets import TileSet, tiles_of
+from solver.sets import Kind, TileSet, tiles_of
 from solver.solution import Objective, Solution
 from solver.tiles import JOKER, Tile
 
@@ -89,7 +89,7 @@ def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_
         why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"
         raise NoArrangement(f"these table tiles do not make a table: {why}")
     sets = [s for _, s in build.chosen(outcome.counts, ())]
-    return sorted(sets, key=lambda s: (s.kind.value, rules.tile_key(s.stands_for[0]), len(s)))
+    return sorted(sets, key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s)))
 
 
 @dataclass
