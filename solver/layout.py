@@ -61,7 +61,7 @@ def lay_out(
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
         points_placed=sum(t.number for t in placed if not t.is_joker) + joker_points,
-        kept_sets=len({i for i in kept_from if i is not None}),
+        kept_sets=_kept(table, kept_from, origins),
         optimal=optimal,
         solve_ms=solve_ms,
     )
@@ -107,6 +107,12 @@ def place_jokers(
         tiles = tuple(JOKER if m else t for t, m in zip(s.stands_for, row, strict=True))
         out.append((origin, TileSet(s.kind, tiles, s.stands_for)))
     return out
+
+
+def _kept(old: Sequence[TileSet], kept_from: Sequence[int | None], origins: Sequence[Sequence[Origin]]) -> int:
+    """Old sets whose every tile is still in the set (or the halves) grown from it."""
+    stayed = Counter(o.old_set for i, row in zip(kept_from, origins, strict=True) for o in row if o.old_set == i)
+    return sum(1 for i, s in enumerate(old) if stayed[i] == len(s))
 
 
 def _join_runs(

@@ -77,6 +77,7 @@ def test_joker_can_be_freed_by_rearranging() -> None:
     s = play("7K 1B 2B", "5K 6K J")
     assert s.tiles_placed == 3
     assert sorted(table_text(s)) == ["1B 2B J", "5K 6K 7K"]
+    assert s.kept_sets == 0  # the old set lost its joker: changed, not kept
 
 
 def test_no_play_when_nothing_fits() -> None:
