@@ -9,14 +9,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
 from telegram.ext import AIORateLimiter
 
 from bot.settings import Settings
+from bot.storage import GameService, PlayerState
 from bot.telegram.app import ALLOWED_UPDATES, BotApplication, build_application
-from tests.fake_bot_api import FakeBotApi, User
+from bot.telegram.deps import KEY, Deps
+from solver import STANDARD, parse_tiles
+from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
 from tests.storage_support import migrated
 
 ALICE = User(101, "Alice", "alice")
@@ -28,7 +33,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 def settings_for(fake: FakeBotApi, database_url: str, **extra: Any) -> Settings:
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
-        telegram_bot_token=fake.token,
+        telegram_bot_token=SecretStr(fake.token),
         telegram_base_url=fake.base_url,
         database_url=database_url,
         **extra,
@@ -72,3 +77,65 @@ async def running_bot(
 
 async def database(folder: Path) -> str:
     return await migrated(folder)
+
+
+@dataclass
+class Session:
+    """A running bot and its fake Telegram, with the conversation helpers the tests use."""
+
+    fake: FakeBotApi
+    app: BotApplication
+    database_url: str
+
+    @property
+    def service(self) -> GameService:
+        return deps_of(self.app).service
+
+    async def ask(
+        self,
+        user: User,
+        text: str,
+        chat: Chat | None = None,
+        methods: tuple[str, ...] = ("sendMessage", "sendPhoto"),
+    ) -> Call:
+        """``user`` sends ``text``; the bot's first answer of one of ``methods`` in that chat."""
+        chat = chat or private(user)
+        mark = self.fake.mark()
+        self.fake.send(user, text, chat)
+        return await self.fake.reply(chat.id, mark, methods)
+
+    async def tap(self, user: User, call: Call, button: str, chat_id: int | None = None) -> Call:
+        """``user`` taps ``button`` on ``call``'s message; the next message the bot sends to ``chat_id``."""
+        mark = self.fake.mark()
+        self.fake.tap(user, call, button)
+        return await self.fake.reply(chat_id if chat_id is not None else user.id, mark)
+
+    async def player(self, chat_id: int, user: User) -> PlayerState:
+        state = await self.service.game_for(chat_id, user.id, private=chat_id == user.id)
+        p = state.player(user.id)
+        assert p is not None
+        return p
+
+
+def deps_of(app: BotApplication) -> Deps:
+    found = app.bot_data[KEY]
+    assert isinstance(found, Deps)
+    return found
+
+
+@asynccontextmanager
+async def session(folder: Path, *, database_url: str | None = None, **extra: Any) -> AsyncIterator[Session]:
+    """A fresh migrated database (or ``database_url``), the fake, the bot; at the end, no spec violations."""
+    url = database_url or await database(folder)
+    async with fake_api() as fake:
+        async with running_bot(fake, url, **extra) as app:
+            yield Session(fake, app, url)
+        assert not fake.violations, fake.violations
+
+
+def tiles(text: str) -> list[str]:
+    return [str(t) for t in parse_tiles(text, STANDARD)]
+
+
+def rack_of(player: PlayerState) -> list[str]:
+    return [str(t) for t in player.rack]

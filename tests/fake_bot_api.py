@@ -375,6 +375,12 @@ class FakeBotApi:
             lambda: next(iter(self.sent(chat_id, since, wanted)), None), timeout, f"{wanted} to chat {chat_id}"
         )
 
+    async def call(self, method: str, since: int, timeout: float = 10.0) -> Call:
+        """The first call of ``method`` after ``since`` (for calls without a chat, like answerCallbackQuery)."""
+        return await self.wait_for(
+            lambda: next((c for c in self.calls[since:] if c.method == method), None), timeout, method
+        )
+
     async def replies(self, chat_id: int, since: int, count: int, timeout: float = 10.0) -> list[Call]:
         def enough() -> list[Call] | None:
             got = self.sent(chat_id, since)

@@ -66,6 +66,8 @@ class Position:
 
 def parse_position(text: str) -> Position | None:
     """The rack and table of a ``rack:``/``table:`` message, or None when it has no such line."""
+    if not looks_like_position(text):
+        return None
     rack: list[str] | None = None
     table: list[str] | None = None
     current: list[str] | None = None

@@ -1,0 +1,182 @@
+"""End to end, one player in a private chat: the real bot polling the fake Bot API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.telegram.parsing import MAX_TEXT
+from tests.bot_support import ALICE, BOB, PNG, rack_of, session, tiles
+from tests.fake_bot_api import png_size
+
+
+async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K")
+        await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R")
+        await s.ask(ALICE, "/meld")
+        mark = s.fake.mark()
+        photo = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+
+        assert photo.photo is not None and photo.photo.startswith(PNG)
+        width, height = png_size(photo.photo)
+        assert width >= 200 and height >= 100
+        assert photo.text.startswith("Best play (most tiles): 5 tiles, 28 points: 3R 4R 5R 7B J")
+        assert "\n1. " in photo.text and "\n2. " in photo.text
+        assert photo.text.endswith("Rack left: 11K")
+        assert photo.button("I played this")["callback_data"].startswith("p:")
+        assert photo.button("Most points instead")
+        # the "sending a photo" action went out first, in the same chat
+        actions = s.fake.sent(ALICE.id, mark, ("sendChatAction",))
+        assert actions and actions[0].params["action"] == "upload_photo"
+        assert actions[0].at < photo.at
+
+
+async def test_played_this_applies_the_shown_play_and_other_objective_solves_again(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K 12K 13K")
+        await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R")
+        await s.ask(ALICE, "/meld")
+        tiles_first = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        assert "8 tiles" in tiles_first.text
+
+        points = await s.tap(ALICE, tiles_first, "Most points instead")
+        assert points.method == "sendPhoto" and points.text.startswith("Best play (most points)")
+        assert points.button("Most tiles instead")
+
+        done = await s.tap(ALICE, tiles_first, "I played this")
+        assert done.text.startswith("Played ")
+        me = await s.player(ALICE.id, ALICE)
+        assert rack_of(me) == []
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        assert sum(len(x) for x in state.table) == 6 + 8
+        # the photo's buttons are gone, and a second tap changes nothing
+        assert any(c.method == "editMessageReplyMarkup" for c in s.fake.calls)
+        before = await s.service.count_events(state.id)
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, tiles_first, "I played this")
+        alert = await s.fake.call("answerCallbackQuery", mark)
+        assert alert.params.get("show_alert") is True and "changed" in alert.params["text"]
+        assert await s.service.count_events(state.id) == before
+
+
+async def test_plain_text_rack_and_table_lines_set_both_and_solve_at_once(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        photo = await s.ask(ALICE, "rack: 10R 11R 12R 13R 5B\ntable: 6R 7R 8R\n7K 7O 7B")
+        assert photo.method == "sendPhoto" and photo.photo is not None and photo.photo.startswith(PNG)
+        # not melded yet: an opening from the rack alone
+        assert photo.text.startswith("Best opening (most tiles): 4 tiles, 46 points: 10R 11R 12R 13R")
+        me = await s.player(ALICE.id, ALICE)
+        assert rack_of(me) == tiles("10R 11R 12R 13R 5B")
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        assert [str(x) for x in state.table] == ["6R 7R 8R", "7B 7K 7O"]
+
+        # a loose list of table tiles is laid out in sets by the solver
+        photo = await s.ask(ALICE, "table: 8B 9B 10B 1K 1O 1R")
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        assert sorted(str(x) for x in state.table) == ["1R 1K 1O", "8B 9B 10B"]
+        assert photo.method == "sendPhoto"
+
+
+async def test_bad_notation_is_answered_in_one_short_message_and_changes_nothing(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
+        await s.ask(ALICE, "/table 6R 7R 8R")
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        events = await s.service.count_events(state.id)
+
+        for text, expected in [
+            ("/rack 3R 14R", ["14R", "numbers go 1-13"]),
+            ("/draw 7X", ["7X", "not a colour"]),
+            ("/table 6R 7R 9R | 1K 2K 3K", ["set 1", "6R 7R 9R"]),
+            ("/table 6R 7R 9R", ["do not make a table"]),
+            ("rack: 1R 2R\ntable: 5B 6B | 1K 2K 3K", ["set 1"]),
+            ("rack: 1R 2R 13R 13R 13R\ntable: 1K 2K 3K", ["13R"]),
+            ("/play 11K 12K", ["set"]),
+            ("3R 4R 15B", ["15B"]),
+            ("/new meld=lots", ["meld", "whole number"]),
+        ]:
+            mark = s.fake.mark()
+            answer = await s.ask(ALICE, text)
+            assert answer.method == "sendMessage", text
+            assert len(answer.text) < 200 and "Traceback" not in answer.text, answer.text
+            for word in expected:
+                assert word in answer.text, (text, answer.text)
+            # a barrier in the same chat: after its answer, the bad message got exactly one
+            await s.ask(ALICE, "/help")
+            assert len(s.fake.sent(ALICE.id, mark)) == 2, [c.text for c in s.fake.sent(ALICE.id, mark)]
+
+        assert await s.service.count_events(state.id) == events
+        after = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        assert after == state
+
+
+async def test_too_long_unknown_and_chatter_get_short_pointers(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        long = await s.ask(ALICE, "3R " * (MAX_TEXT // 3 + 10))
+        assert "too long" in long.text and str(MAX_TEXT) in long.text
+        unknown = await s.ask(ALICE, "/frobnicate now")
+        assert unknown.text == "I don't know /frobnicate. /help lists what I can do."
+        chatter = await s.ask(ALICE, "hello there")
+        assert "/help" in chatter.text
+        state = await s.service.find_active_game(ALICE.id)
+        assert state is None or not any(p.rack for p in state.players)
+
+
+async def test_bare_tiles_ask_what_they_are_and_the_buttons_store_them(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        question = await s.ask(ALICE, "3R 4R 5R J")
+        assert "what are these tiles" in question.text
+        answer = await s.tap(ALICE, question, "My rack")
+        assert "Your rack (4 tiles): 3R 4R 5R J" in answer.text
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R J")
+
+        drew = await s.ask(ALICE, "7B")
+        answer = await s.tap(ALICE, drew, "I drew")
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R 7B J")
+
+        table = await s.ask(ALICE, "9K 10K 11K")
+        picture = await s.tap(ALICE, table, "The table")
+        assert picture.method == "sendPhoto"
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        assert [str(x) for x in state.table] == ["9K 10K 11K"]
+
+
+async def test_start_help_rules_new_status_fit_and_the_example(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        start = await s.ask(ALICE, "/start")
+        assert "rack:" in start.text and "table:" in start.text
+        example = await s.tap(ALICE, start, "example")
+        assert example.method == "sendPhoto" and example.text.startswith("Best play")
+        assert await s.service.find_active_game(ALICE.id) is None  # the example touches no game
+
+        helped = await s.ask(ALICE, "/help")
+        assert "3-6R" in helped.text and "/solve" in helped.text
+
+        new = await s.ask(ALICE, "/new meld=25 jokers=1")
+        assert "meld=25" in new.text and "jokers=1" in new.text
+        rules = await s.ask(ALICE, "/rules")
+        assert "meld=25" in rules.text
+
+        await s.ask(ALICE, "/rack 1B 2B")
+        await s.ask(ALICE, "/table 4R 5R 6R | 3B 3K 3O")
+        status = await s.ask(ALICE, "/status")
+        assert status.method == "sendPhoto" and "Your rack (2 tiles): 1B 2B" in status.text
+
+        fit = await s.ask(ALICE, "/fit 3R")
+        assert fit.text.startswith("3R onto the table in 1 action") and "Put 3R in set 1" in fit.text
+        nothing = await s.ask(ALICE, "/fit 9O")
+        assert "cannot be fitted" in nothing.text
+
+        await s.ask(ALICE, "/table 6R 7R 8R")
+        no_play = await s.ask(ALICE, "/solve")
+        assert no_play.method == "sendMessage" and "Draw a tile" in no_play.text
+
+
+async def test_each_private_chat_keeps_its_own_game(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
+        await s.ask(BOB, "/rack 9K 10K")
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R")
+        assert rack_of(await s.player(BOB.id, BOB)) == tiles("9K 10K")
+        shown = await s.ask(BOB, "/rack")
+        assert "9K 10K" in shown.text and "3R" not in shown.text
