@@ -1,8 +1,9 @@
 """The application: PTB's ``Application`` with our handlers, flood limits, start-up and shut-down.
 
-Updates are handled concurrently (``concurrent_updates``): a slow solve in one
-chat must never hold up another chat's answer; the solver and the renderer
-run in a worker pool. The game service serialises changes to one game itself.
+Updates of different chats are handled concurrently, those of one chat in
+order (``PerChatOrder``): a slow solve in one chat must never hold up another
+chat's answer; the solver and the renderer run in a worker pool. The game
+service serialises changes to one game itself.
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ from bot.telegram import commands, lobby, rack, solving, table, text
 from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
+from bot.telegram.ordering import PerChatOrder
 from bot.telegram.work import warm
 
 log = logging.getLogger(__name__)
 
 BotApplication = Application[Any, Any, Any, Any, Any, Any]
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
-CONCURRENT_UPDATES = 64
+CONCURRENT_UPDATES = 256
 
 
 def default_workers() -> int:
@@ -61,7 +63,7 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.telegram_bot_token.get_secret_value())
-        .concurrent_updates(CONCURRENT_UPDATES)
+        .concurrent_updates(PerChatOrder(CONCURRENT_UPDATES))
         .rate_limiter(rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3))
         .post_init(_started if warm_up else _registered)
         .post_shutdown(_stopped)

@@ -1,0 +1,175 @@
+"""End to end, a family group: one shared table, private racks through deep links, turns, undo, the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot_support import ALICE, BOB, PNG, Session, rack_of, session, tiles
+from tests.fake_bot_api import Call, Chat
+
+GROUP = Chat(-100111, "group", "Family")
+SUPERGROUP = Chat(-1001234567, "supergroup", "Family")
+
+
+async def new_game_with_two(s: Session) -> Call:
+    """Alice starts a game in the group and Bob taps Join; the /new message (with its buttons)."""
+    created = await s.ask(ALICE, "/new", GROUP)
+    assert "Alice sits first" in created.text
+    joined = await s.tap(BOB, created, "Join", GROUP.id)
+    assert "Bob joined" in joined.text and "Alice to play" in joined.text
+    return created
+
+
+async def test_the_whole_group_game_with_two_players(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        game = await s.service.active_game(GROUP.id)
+        assert [p.name for p in game.active_players] == ["Alice", "Bob"]
+        assert created.button("My rack")["url"] == f"https://t.me/rummi_test_bot?start={game.invite}"
+
+        # a rack typed in the group is neither stored nor repeated: the answer is the private-chat button
+        mark = s.fake.mark()
+        refused = await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K", GROUP)
+        assert "private" in refused.text and "3R" not in refused.text
+        assert refused.button("My rack")["url"].endswith(game.invite)
+        assert all("11K" not in c.text for c in s.fake.sent(GROUP.id, mark))
+        assert rack_of(await s.player(GROUP.id, ALICE)) == []
+
+        # the shared table, set in the group, shown to the group
+        table = await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R", GROUP)
+        assert table.method == "sendPhoto" and table.photo is not None and table.photo.startswith(PNG)
+
+        # Alice opens the deep link: her private chat is now tied to the group's game
+        mark = s.fake.mark()
+        s.fake.follow(ALICE, created, "My rack")
+        linked = await s.fake.reply(ALICE.id, mark)
+        assert "group's table" in linked.text
+        await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K")
+        await s.ask(ALICE, "/meld")
+        alice = await s.player(GROUP.id, ALICE)
+        assert rack_of(alice) == tiles("3R 4R 5R 7B 11K J")
+
+        # solve in private against the group's table, and play it
+        suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        assert suggestion.text.startswith("Best play (most tiles): 5 tiles")
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, suggestion, "I played this")
+        private_note = await s.fake.reply(ALICE.id, mark, ("sendMessage",))
+        assert private_note.text.startswith("Played 3R 4R 5R 7B J") and "Bob to play" in private_note.text
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.photo is not None and posted.photo.startswith(PNG)
+        assert posted.text.startswith("Alice played 3R 4R 5R 7B J (5 tiles") and "Bob to play" in posted.text
+        assert "11K" not in posted.text  # never the rest of anyone's rack
+        game = await s.service.active_game(GROUP.id)
+        assert game.turn == BOB.id
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["11K"]
+
+        # Bob links his private chat too and sets his rack there
+        mark = s.fake.mark()
+        s.fake.follow(BOB, created, "My rack")
+        await s.fake.reply(BOB.id, mark)
+        await s.ask(BOB, "/rack 1B 2B 3B 9K")
+
+        status = await s.ask(BOB, "/status", GROUP)
+        assert status.method == "sendPhoto"
+        assert "Alice: 1 tile" in status.text and "Bob: 4 tiles" in status.text
+        assert "Bob: 4 tiles, no meld yet ← to play" in status.text
+        assert "9K" not in status.text and "11K" not in status.text
+
+        # Bob records his play in the group; the picture shows it, the turn goes back to Alice
+        played = await s.ask(BOB, "/play 1B 2B 3B", GROUP)
+        assert played.method == "sendPhoto"
+        assert played.text.startswith("Bob put down 1B 2B 3B (3 tiles)") and "Alice to play" in played.text
+        assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
+
+        # undo takes the play back exactly: table, rack, turn
+        undone = await s.ask(BOB, "/undo", GROUP)
+        assert undone.text.startswith("Undone: Bob's play") and "Bob to play" in undone.text
+        game = await s.service.active_game(GROUP.id)
+        assert "1B 2B 3B" not in [str(x) for x in game.table] and game.turn == BOB.id
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B 3B 9K")
+
+        await s.ask(BOB, "/play 1B 2B 3B", GROUP)
+        passed = await s.ask(ALICE, "/pass", GROUP)
+        assert passed.text == "Alice passes. Bob to play."
+
+        ended = await s.ask(ALICE, "/end", GROUP)
+        assert ended.text.splitlines() == [
+            "Game over. Points left on each rack:",
+            "1. Bob: 9 points (1 tile)",
+            "2. Alice: 11 points (1 tile)",
+        ]
+        assert await s.service.find_active_game(GROUP.id) is None
+
+
+async def test_group_only_answers_commands_and_position_lines(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        mark = s.fake.mark()
+        s.fake.send(ALICE, "what's for dinner? 3 pizzas", GROUP)
+        s.fake.send(ALICE, "/weather@other_bot", GROUP)
+        answer = await s.ask(ALICE, "table: 6R 7R 8R | 9B 9K 9O", GROUP)
+        assert answer.method == "sendPhoto"
+        assert len(s.fake.sent(GROUP.id, mark)) == 1, [c.text for c in s.fake.sent(GROUP.id, mark)]
+        private_rack = await s.ask(BOB, "rack: 1B 2B 3B", GROUP)
+        assert "private" in private_rack.text and "1B" not in private_rack.text
+        assert rack_of(await s.player(GROUP.id, BOB)) == []
+        solve = await s.ask(BOB, "/solve", GROUP)
+        assert solve.button("My rack")
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 6R 7R 8R", GROUP)
+        mark = s.fake.mark()
+        s.fake.offer({"message": s.fake.user_message(ALICE, GROUP, migrate_to_chat_id=SUPERGROUP.id)})
+        s.fake.offer({"message": s.fake.user_message(ALICE, SUPERGROUP, migrate_from_chat_id=GROUP.id)})
+        status = await s.ask(BOB, "/status", SUPERGROUP)
+        assert status.method == "sendPhoto" and "Alice: 0 tiles" in status.text
+        assert not s.fake.sent(GROUP.id, mark)
+        game = await s.service.active_game(SUPERGROUP.id)
+        assert [str(x) for x in game.table] == ["6R 7R 8R"]
+        # the private link still reaches the game in its new chat
+        mark = s.fake.mark()
+        s.fake.follow(ALICE, created, "My rack")
+        assert "group's table" in (await s.fake.reply(ALICE.id, mark)).text
+
+
+async def test_a_post_to_a_migrated_group_follows_it(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        mark = s.fake.mark()
+        s.fake.follow(ALICE, created, "My rack")
+        await s.fake.reply(ALICE.id, mark)
+        await s.ask(ALICE, "/rack 9R 10R 11R 1K")
+        await s.ask(ALICE, "/meld")
+        suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        # Telegram says the group moved when the bot posts the play there
+        s.fake.fail_next(
+            "sendPhoto",
+            400,
+            "Bad Request: group chat was upgraded to a supergroup chat",
+            {"migrate_to_chat_id": SUPERGROUP.id},
+        )
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, suggestion, "I played this")
+        posted = await s.fake.reply(SUPERGROUP.id, mark, ("sendPhoto",))
+        assert posted.text.startswith("Alice played 9R 10R 11R")
+        game = await s.service.active_game(SUPERGROUP.id)
+        assert [str(x) for x in game.table] == ["9R 10R 11R"]
+
+
+async def test_racks_stay_private_between_players(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        for user, rack in ((ALICE, "3R 4R 5R"), (BOB, "8K 9K 10K")):
+            mark = s.fake.mark()
+            s.fake.follow(user, created, "My rack")
+            await s.fake.reply(user.id, mark)
+            await s.ask(user, f"/rack {rack}")
+        bob_view = await s.ask(BOB, "/status")
+        assert "8K 9K 10K" in bob_view.text and "3R" not in bob_view.text
+        assert "Alice: 3 tiles" in bob_view.text
+        stranger = await s.ask(BOB, "/join")
+        assert "group" in stranger.text
