@@ -151,3 +151,9 @@ def test_loose_tiles_are_arranged_into_sets() -> None:
 def test_loose_tiles_that_make_no_table_are_reported() -> None:
     with pytest.raises(NoArrangement, match="no way"):
         arrange(parse_tiles("1R 2R", R), R)
+
+
+def test_points_with_a_joker_already_on_the_table() -> None:
+    s = play("J 13R 13B 2O", "5K 6K J", objective=Objective.POINTS)
+    assert s.tiles_placed == 3
+    assert s.points_placed == 39  # the placed joker stands for a 13
