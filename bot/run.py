@@ -20,11 +20,31 @@ log = logging.getLogger("bot")
 NO_TOKEN = "error: TELEGRAM_BOT_TOKEN is not set; get a token from @BotFather and put it in the environment or .env"
 
 
-def configure_logging(level: str) -> None:
-    """Our log level everywhere, but httpx at WARNING: its request lines would show the token in the URL."""
+class RedactSecret(logging.Filter):
+    """Replace the token in any record that carries it (PTB logs its API URL, token included, at DEBUG)."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secret:
+            text = record.getMessage()
+            if self.secret in text:
+                record.msg, record.args = text.replace(self.secret, "<token>"), None
+        return True
+
+
+def configure_logging(level: str, secret: str = "") -> RedactSecret:
+    """Our log level everywhere, httpx at WARNING (its request lines show the token in the URL), and every
+    handler of the root logger redacting the token from whatever else might print it."""
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=level.upper())
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    redact = RedactSecret(secret)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redact)
+    return redact
 
 
 def main() -> int:
@@ -39,7 +59,7 @@ def main() -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     try:
-        configure_logging(settings.log_level)
+        configure_logging(settings.log_level, token)
     except ValueError:
         print(f"error: LOG_LEVEL={settings.log_level!r} is not a log level (DEBUG, INFO, WARNING)", file=sys.stderr)
         return 2

@@ -73,6 +73,8 @@ async def running_bot(
             await application.stop()
     finally:
         await application.shutdown()
+        if application.post_shutdown is not None:  # as run_polling does after shutdown
+            await application.post_shutdown(application)
 
 
 async def database(folder: Path) -> str:

@@ -464,6 +464,8 @@ class FakeBotApi:
 
     def _store_message(self, params: Json, files: dict[str, bytes]) -> Json:
         chat_id = params["chat_id"]
+        if not isinstance(chat_id, int):
+            raise ApiFailure(400, "Bad Request: chat not found")
         chat: Json = {"id": chat_id, "type": "private" if chat_id > 0 else "supergroup"}
         if chat_id > 0:
             chat["first_name"] = "user"

@@ -1,0 +1,211 @@
+"""End to end, the bot as a running service: restarts, many chats at once, a slow solve, start-up, the spec."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from telegram.ext import AIORateLimiter
+
+import bot.telegram.work as work
+from bot.run import NO_TOKEN, configure_logging
+from bot.telegram import commands
+from bot.telegram.app import build_application
+from solver.rules import Rules
+from solver.sets import TileSet
+from solver.solution import Objective, Solution
+from solver.tiles import Tile
+from tests.bot_support import ALICE, BOB, PNG, database, rack_of, session, settings_for, tiles
+from tests.fake_bot_api import TOKEN, FakeBotApi, User
+
+ROOT = Path(__file__).resolve().parent.parent
+POSITIONS = ROOT.parent / "shared" / "bench" / "positions.json"
+
+
+def position_message(p: dict[str, Any]) -> str:
+    return "rack: " + " ".join(p["rack"]) + "\ntable: " + " | ".join(" ".join(s) for s in p["table"])
+
+
+async def test_a_restart_keeps_the_game_and_its_buttons(tmp_path: Path) -> None:
+    url = await database(tmp_path)
+    async with session(tmp_path, database_url=url) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K")
+        await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R")
+        await s.ask(ALICE, "/meld")
+        suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+    async with session(tmp_path, database_url=url) as s:
+        status = await s.ask(ALICE, "/status")
+        assert "Your rack (6 tiles): 3R 4R 5R 7B 11K J" in status.text and "Initial meld made" in status.text
+        # the photo sent before the restart still works: its fingerprint matches, the play is solved again
+        s.fake.messages[(ALICE.id, suggestion.message_id)] = {
+            "message_id": suggestion.message_id,
+            "date": 0,
+            "chat": {"id": ALICE.id, "type": "private", "first_name": "Alice"},
+            "photo": [{"file_id": "f", "file_unique_id": "u", "width": 1, "height": 1}],
+        }
+        done = await s.tap(ALICE, suggestion, "I played this")
+        assert done.text.startswith("Played 3R 4R 5R 7B J")
+        assert rack_of(await s.player(ALICE.id, ALICE)) == ["11K"]
+
+
+async def test_twenty_chats_at_once_are_all_answered_correctly(tmp_path: Path) -> None:
+    positions = json.loads(POSITIONS.read_text())[:20]
+    users = [User(5000 + i, f"Player{i}") for i in range(len(positions))]
+    async with session(tmp_path) as s:
+        for user in users:
+            await s.ask(user, "/meld")
+        mark = s.fake.mark()
+        for user, p in zip(users, positions, strict=True):
+            s.fake.send(user, position_message(p))
+        for user, p in zip(users, positions, strict=True):
+            photo = await s.fake.reply(user.id, mark, ("sendPhoto", "sendMessage"), timeout=30)
+            assert photo.method == "sendPhoto", photo.text
+            assert photo.photo is not None and photo.photo.startswith(PNG)
+            assert photo.text.startswith(f"Best play (most tiles): {p['best_tiles']} tile"), (p["id"], photo.text)
+            player = await s.player(user.id, user)
+            assert sorted(rack_of(player)) == sorted(tiles(" ".join(p["rack"])))
+
+
+async def test_another_chats_help_is_answered_while_a_slow_solve_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    real = work.solve
+
+    def slow_solve(rack: Sequence[Tile], table: Sequence[TileSet], rules: Rules, **kw: Any) -> Solution:
+        """A solve that holds its worker thread until the test lets go (as a long SCIP search would)."""
+        started.set()
+        release.wait(30)
+        return real(rack, table, rules, **kw)
+
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
+        monkeypatch.setattr(work, "solve", slow_solve)
+        mark = s.fake.mark()
+        s.fake.send(ALICE, "/solve")
+        try:
+            assert await asyncio.to_thread(started.wait, 10)
+            helped = await s.ask(BOB, "/help")
+            assert "3-6R" in helped.text
+            status = await s.ask(BOB, "/status")
+            assert status.method == "sendPhoto"
+            assert not s.fake.sent(ALICE.id, mark, ("sendPhoto", "sendMessage"))  # Alice's solve is still running
+        finally:
+            release.set()
+        answer = await s.fake.reply(ALICE.id, mark, ("sendPhoto", "sendMessage"))
+        assert answer.text.startswith("Best opening") or "No opening" in answer.text
+
+
+async def test_a_chats_messages_are_handled_in_order(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        mark = s.fake.mark()
+        s.fake.send(ALICE, "/rack 10R 11R 12R 13R")
+        s.fake.send(ALICE, "/solve")
+        s.fake.send(ALICE, "/rack 1K")
+        got = await s.fake.replies(ALICE.id, mark, 3)
+        assert "Your rack (4 tiles)" in got[0].text
+        assert got[1].method == "sendPhoto" and "4 tiles, 46 points" in got[1].text
+        assert "Your rack (1 tile): 1K" in got[2].text
+
+
+async def test_commands_are_registered_for_private_chats_and_groups(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        registered = [c for c in s.fake.calls if c.method == "setMyCommands"]
+        scopes = {c.params["scope"]["type"]: [x["command"] for x in c.params["commands"]] for c in registered}
+        assert scopes == {
+            "all_private_chats": [name for name, _ in commands.PRIVATE],
+            "all_group_chats": [name for name, _ in commands.GROUP],
+        }
+        for name in sorted({n for n, _ in commands.PRIVATE}):
+            answer = await s.ask(ALICE, f"/{name}")
+            assert "I don't know" not in answer.text, name
+
+
+async def test_the_bot_uses_flood_limits_by_default(tmp_path: Path) -> None:
+    fake = FakeBotApi()
+    application = build_application(settings_for(fake, await database(tmp_path)), warm_up=False)
+    try:
+        assert isinstance(application.bot.rate_limiter, AIORateLimiter)
+    finally:
+        await application.bot_data["rummikub"].close()
+
+
+async def test_the_token_never_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    root = logging.getLogger()
+    level = root.level
+    redact = configure_logging("DEBUG", TOKEN)
+    try:
+        with caplog.at_level(logging.DEBUG):
+            async with session(tmp_path) as s:
+                await s.ask(ALICE, "/rack 3R 4R 5R")
+                await s.ask(ALICE, "/solve")
+        # the bot's own records (the fake Telegram's access log is not the bot's)
+        ours = [r for r in caplog.records if not r.name.startswith("tornado")]
+        assert any(r.name.startswith("telegram") for r in ours)
+        leaks = [(r.name, r.getMessage()[:100]) for r in ours if TOKEN in r.getMessage()]
+        assert not leaks
+    finally:
+        for handler in root.handlers:
+            handler.removeFilter(redact)
+        root.setLevel(level)
+        logging.getLogger("httpx").setLevel(logging.NOTSET)
+        logging.getLogger("httpcore").setLevel(logging.NOTSET)
+
+
+def test_without_a_token_the_bot_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'never.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == NO_TOKEN
+    assert not (tmp_path / "never.sqlite3").exists()
+
+
+async def test_the_fake_refuses_requests_that_break_the_spec() -> None:
+    fake = FakeBotApi()
+    await fake.start()
+    try:
+        async with httpx.AsyncClient(base_url=f"{fake.base_url}{TOKEN}/") as client:
+            good = await client.post("sendMessage", data={"chat_id": "5", "text": "hi"})
+            assert good.status_code == 200 and good.json()["ok"] is True
+            for method, data in [
+                ("sendMessage", {"chat_id": "5"}),  # text is required
+                ("sendMessage", {"chat_id": "5", "text": "hi", "colour": "red"}),  # unknown field
+                ("sendMessage", {"chat_id": "5", "text": "hi", "reply_markup": '{"inline_keyboard": [[{"x": 1}]]}'}),
+                ("sendPhoto", {"chat_id": "5", "photo": "x", "has_spoiler": "maybe"}),  # not a Boolean
+                ("sendFlowers", {"chat_id": "5"}),
+            ]:
+                bad = await client.post(method, data=data)
+                assert bad.status_code == 400, (method, data)
+        assert len(fake.violations) >= 5
+        assert any("missing required field text" in v for v in fake.violations)
+        assert any("unknown field colour" in v for v in fake.violations)
+        assert any("unknown method sendFlowers" in v for v in fake.violations)
+    finally:
+        await fake.stop()
+
+
+def test_the_fake_reads_the_spec_in_place() -> None:
+    spec_path = ROOT.parent / "shared" / "telegram" / "bot-api-10.1.json"
+    assert spec_path.exists()
+    assert not any(ROOT.rglob("bot-api-*.json")), "the spec is read from ../shared, never copied into the repo"
+
+
+def test_objective_codes_round_trip() -> None:
+    from bot.telegram.replies import objective_code, objective_of
+
+    for objective in Objective:
+        assert objective_of(objective_code(objective)) is objective
