@@ -167,8 +167,8 @@ def _replace(
     return (*changed, (next_id, result[1])), next_id + 1
 
 
-def _successors(node: Node, table: _Rows) -> Iterator[tuple[Move, Node]]:
-    """COMBINEs (one action) and TAKE-then-PUT pairs (two actions, as one move of the search)."""
+def _successors(node: Node, table: _Rows, pairs: bool = True) -> Iterator[tuple[Move, Node]]:
+    """COMBINEs (one action) and, unless ``pairs`` is false, TAKE-then-PUT pairs (two actions, one search move)."""
     rows, next_id, _ = node
     runs: dict[int, list[int]] = {}
     groups: dict[int, list[int]] = {}
@@ -185,7 +185,7 @@ def _successors(node: Node, table: _Rows) -> Iterator[tuple[Move, Node]]:
                 if joined is not None:
                     new_rows = (*rows[:i], (rows[i][0], joined), *rows[i + 1 : j], *rows[j + 1 :])
                     yield ((_COMBINE, -1, rows[i][0], rows[j][0]),), (new_rows, next_id, _NOTHING)
-    for i, (rid, k) in enumerate(rows):
+    for i, (rid, k) in enumerate(rows if pairs else ()):
         for t, result in table.take(k):
             held, next_held = _replace(rows, i, result, next_id)
             places: Iterable[int]
@@ -229,8 +229,10 @@ def search(state: State, goal: int, limits: Limits, max_actions: int = 40, max_s
             return _best(table, start, depth_of, parents, finals, goal)
         if depth == max_actions - 1 or not (layer or layers.get(depth + 1)):
             return None
+        # Once the next layer can finish, moves two actions long lead past the answer: skip them.
+        pairs = not any(next(_finishes(s, goal, table), None) is not None for s in layers.get(depth + 1, []))
         for s in layer:
-            for move, child in _successors(s, table):
+            for move, child in _successors(s, table, pairs):
                 child_depth = depth + len(move)
                 seen = depth_of.get(child)
                 if seen is None:
