@@ -24,6 +24,7 @@ from bot.telegram.app import build_application
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Solution
+from solver.solve import solve as real_solve
 from solver.tiles import Tile
 from tests.bot_support import ALICE, BOB, PNG, database, rack_of, session, settings_for, tiles
 from tests.fake_bot_api import TOKEN, FakeBotApi, User
@@ -80,13 +81,12 @@ async def test_another_chats_help_is_answered_while_a_slow_solve_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started, release = threading.Event(), threading.Event()
-    real = work.solve
 
     def slow_solve(rack: Sequence[Tile], table: Sequence[TileSet], rules: Rules, **kw: Any) -> Solution:
         """A solve that holds its worker thread until the test lets go (as a long SCIP search would)."""
         started.set()
         release.wait(30)
-        return real(rack, table, rules, **kw)
+        return real_solve(rack, table, rules, **kw)
 
     async with session(tmp_path) as s:
         await s.ask(ALICE, "/rack 3R 4R 5R")

@@ -42,7 +42,12 @@ CONCURRENT_UPDATES = 256
 
 
 def default_workers() -> int:
-    """Solver threads: SCIP searches without the GIL, so one per core, plus one for pictures and model building."""
+    """Solver threads: SCIP searches without the GIL, so one per core, plus one for pictures and model building.
+
+    Measured against a process pool of the same size (bench/bot_bench.py, 20 chats at once): no faster on
+    two cores, since the GIL-bound parts are small next to SCIP and Pillow, and processes would have to
+    pickle every error the notation raises.
+    """
     return max(2, (os.cpu_count() or 1) + 1)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
@@ -31,7 +31,7 @@ class Deps:
     settings: Settings
     db: Database
     service: GameService
-    pool: ThreadPoolExecutor
+    pool: Executor
     suggestions: Suggestions = field(default_factory=Suggestions)
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

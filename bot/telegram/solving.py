@@ -9,7 +9,10 @@ something else.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Awaitable
+from typing import Any
 
 from telegram import Update
 from telegram.error import BadRequest
@@ -27,44 +30,64 @@ from bot.telegram.suggestions import fingerprint
 from bot.telegram.work import Answer, answer_for, play_picture, solve_position
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
-from solver.solution import Objective
+from solver.solution import Objective, Solution
 from solver.solve import solve
 
 
-async def solve_for(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Answer, str]:
-    """Solve (or recall) the player's best play now; the answer and the position's fingerprint."""
+def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
     if not me.rack:
         raise NoTiles("your rack is empty; send it first: /rack 3R 4R 5R J")
-    stamp = fingerprint(state, me, objective)
-    key = (state.id, me.user_id, objective.value, stamp)
-    known = d.suggestions.get(key)
+    return (me.rack, state.table, state.rules, objective, not me.melded, d.settings.solver_time_limit)
+
+
+def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Answer]:
+    """Begin solving in the worker pool now (the caller may store things meanwhile)."""
+    return asyncio.ensure_future(d.off_loop(solve_position, *_solve_args(d, state, me, objective)))
+
+
+async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Answer:
+    """The player's best play now, with its moves and picture (a remembered solution is not solved again)."""
+    known = d.suggestions.get(_key(state, me, objective))
     if known is not None:
-        answer = await d.off_loop(answer_for, known)
-    else:
-        answer = await d.off_loop(
-            solve_position,
-            me.rack,
-            state.table,
-            state.rules,
-            objective,
-            not me.melded,
-            d.settings.solver_time_limit,
-        )
-        d.suggestions.put(key, answer.solution)
-    return answer, stamp
+        return await d.off_loop(answer_for, known)
+    return await start_solving(d, state, me, objective)
+
+
+async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Solution:
+    """Only the solution (for "I played this"): remembered, or solved again after a restart."""
+    known = d.suggestions.get(_key(state, me, objective))
+    if known is not None:
+        return known
+    rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
+    return await d.off_loop(solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit)
+
+
+def _key(state: GameState, me: PlayerState, objective: Objective) -> tuple[int, int, str, str]:
+    return (state.id, me.user_id, objective.value, fingerprint(state, me, objective))
 
 
 async def send_answer(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, me: PlayerState, objective: Objective
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    state: GameState,
+    me: PlayerState,
+    objective: Objective,
+    pending: Awaitable[Answer] | None = None,
 ) -> None:
+    """Solve (or take ``pending``, a solve already started for this position) and send the picture."""
     chat, _ = speaker(update)
-    await uploading(context, chat)
-    answer, stamp = await solve_for(deps(context), state, me, objective)
+    d = deps(context)
+    action = asyncio.ensure_future(uploading(context, chat))
+    try:
+        answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+    finally:
+        await action
     solution = answer.solution
+    d.suggestions.put(_key(state, me, objective), solution)
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))
         return
-    markup = replies.solve_buttons(state.id, solution, stamp)
+    markup = replies.solve_buttons(state.id, solution, fingerprint(state, me, objective))
     await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
 
 
@@ -104,8 +127,8 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
         raise StaleSuggestion("the table or your rack has changed since this suggestion; /solve again")
-    answer, _ = await solve_for(d, state, me, objective)
-    played = await d.service.apply_suggestion(state.id, user.id, answer.solution)
+    solution = await solution_now(d, state, me, objective)
+    played = await d.service.apply_suggestion(state.id, user.id, solution)
     await query.answer("Played!")
     message = query.message
     if message is not None:
@@ -125,7 +148,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         picture = await d.off_loop(play_picture, state.table, after.table, played.placed, after.rules)
         caption = (
             f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
-            f"{replies.plural(answer.solution.points_placed, 'point')}). {turn}"
+            f"{replies.plural(solution.points_placed, 'point')}). {turn}"
         )
         await post_to_game_chat(context, after, caption.strip(), picture)
 

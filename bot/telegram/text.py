@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from telegram import Message, Update
 from telegram.ext import ContextTypes
@@ -22,8 +23,8 @@ from bot.telegram.games import current_game, is_group, seat_of, speaker
 from bot.telegram.parsing import parse_position
 from bot.telegram.rack import private_only
 from bot.telegram.sending import say
-from bot.telegram.solving import send_answer
-from bot.telegram.table import set_table
+from bot.telegram.solving import send_answer, start_solving
+from bot.telegram.table import set_table, show_table
 from solver.deck import check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
@@ -91,8 +92,20 @@ async def rack_and_table(
         rack if rack is not None else me.rack,
         [t for s in (table if table is not None else state.table) for t in s.tiles],
     )
-    state = await _store(d.service, state, user.id, rack, table)
-    await send_answer(update, context, state, seat_of(state, user), Objective.TILES)
+    # Solve while the rack and table are being stored: the position is known already.
+    wanted = replace(state, table=tuple(table) if table is not None else state.table)
+    mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
+    if not mine.rack:  # nothing to solve with yet: store what came, show it, ask for the rack
+        state = await _store(d.service, state, user.id, rack, table)
+        await show_table(update, context, state, "Table set. Now send your rack: rack: 3R 4R 5R J")
+        return
+    solving = start_solving(d, wanted, mine, Objective.TILES)
+    try:
+        state = await _store(d.service, state, user.id, rack, table)
+    except BaseException:
+        solving.cancel()
+        raise
+    await send_answer(update, context, state, seat_of(state, user), Objective.TILES, solving)
 
 
 async def _store(
