@@ -17,8 +17,10 @@ from solver.rules import Rules
 from solver.sets import TileSet, make_set
 from solver.tiles import JOKER, Tile
 
-MAX_ACTIONS = 30
+MAX_ACTIONS = 20
 MAX_STATES = 200_000
+#: A chat command should answer in seconds; big tables give up with ``PuzzleLimitError`` instead.
+TIME_LIMIT = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,13 @@ class Fit:
         """Numbered actions in the game's words."""
         return [f"{i}. {a.describe()}" for i, a in enumerate(self.actions, start=1)]
 
+    def describe(self) -> str:
+        """A whole reply: how many actions, the actions, and the sets they leave."""
+        count = len(self.actions)
+        head = f"{self.tile} fits in {count} action{'s' * (count != 1)}:"
+        table = [f"  set {n}: {s}" for n, s in self.sets]
+        return "\n".join([head, *self.lines(), "Table after:", *table])
+
 
 def limits_of(rules: Rules) -> Limits:
     return Limits(numbers=rules.numbers, colours=rules.colours, smallest=rules.smallest_set)
@@ -80,14 +89,15 @@ def fit(
     *,
     max_actions: int = MAX_ACTIONS,
     max_states: int = MAX_STATES,
+    time_limit: float | None = TIME_LIMIT,
 ) -> Fit | None:
     """How to put ``tile`` onto ``table`` in the fewest puzzle actions, or None if it cannot be done.
 
-    Raises ``PuzzleLimitError`` when the table is too big to search to the end.
+    Raises ``PuzzleLimitError`` when the table is too big to search to the end in time.
     """
     limits = limits_of(rules)
     rows: dict[int, Row] = {i: tuple(sorted(encode(t, rules) for t in s.tiles)) for i, s in enumerate(table, 1)}
-    found = search(start_state(rows), encode(tile, rules), limits, max_actions, max_states)
+    found = search(start_state(rows), encode(tile, rules), limits, max_actions, max_states, time_limit)
     if found is None:
         return None
     sets = tuple((rid, make_set([decode(c, rules) for c in layout(row, limits)], rules)) for rid, row in found.rows)

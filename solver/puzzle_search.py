@@ -16,6 +16,7 @@ holds the taken tile, and the only way on is to PUT it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -211,12 +212,22 @@ def _finishes(node: Node, goal: int, table: _Rows) -> Iterator[tuple[Step, tuple
             yield (_PUT, goal, rid, 0), _replace(rows, i, result, next_id)[0]
 
 
-def search(state: State, goal: int, limits: Limits, max_actions: int = 40, max_states: int = 400_000) -> Found | None:
+def search(
+    state: State,
+    goal: int,
+    limits: Limits,
+    max_actions: int = 40,
+    max_states: int = 400_000,
+    time_limit: float | None = None,
+) -> Found | None:
     """The best action list that puts ``goal`` on the table, or None if there is none within ``max_actions``.
+
+    Raises ``PuzzleLimitError`` past ``max_states`` states or ``time_limit`` seconds.
 
     Breadth first by number of actions: a COMBINE leads one layer on, a
     TAKE-and-PUT two layers on.
     """
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     table = _Rows(limits)
     start = table.node(state)
     layers: dict[int, list[Node]] = {0: [start]}
@@ -231,7 +242,11 @@ def search(state: State, goal: int, limits: Limits, max_actions: int = 40, max_s
             return None
         # Once the next layer can finish, moves two actions long lead past the answer: skip them.
         pairs = not any(next(_finishes(s, goal, table), None) is not None for s in layers.get(depth + 1, []))
-        for s in layer:
+        for n, s in enumerate(layer):
+            if deadline is not None and n % 256 == 0 and time.perf_counter() > deadline:
+                raise PuzzleLimitError(
+                    f"gave up after {time_limit:g} s ({len(depth_of)} table states, {depth} actions deep)"
+                )
             for move, child in _successors(s, table, pairs):
                 child_depth = depth + len(move)
                 seen = depth_of.get(child)

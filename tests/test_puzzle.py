@@ -293,5 +293,23 @@ def test_fit_combines_and_handles_the_joker() -> None:
     assert [str(s) for _, s in with_joker.sets] == ["5K 6K 7K", "7K 8K 9K J"]
 
 
+def test_fit_reply_text() -> None:
+    found = fit(parse_table("4R 5R 6R | 9B 9K 9O", STANDARD), Tile(7, Colour.RED), STANDARD)
+    assert found is not None
+    assert (
+        found.describe()
+        == "7R fits in 1 action:\n1. Put 7R in set 1\nTable after:\n  set 1: 4R 5R 6R 7R\n  set 2: 9B 9K 9O"
+    )
+
+
+def test_fit_gives_up_on_time() -> None:
+    table = parse_table(
+        "1-5R | 7B 7K 7R 7O | 8B 8K 8R 8O | 9B 9K 9R 9O | 2-6K | 3-7O | 4-8B | 10-13B | 10-13O | 11R 11B 11K 11O",
+        STANDARD,
+    )
+    with pytest.raises(PuzzleLimitError):
+        fit(table, Tile(13, Colour.RED), STANDARD, time_limit=0.0)
+
+
 def test_fit_says_none_when_it_cannot() -> None:
     assert fit(parse_table("4R 5R 6R", STANDARD), Tile(1, Colour.BLUE), STANDARD) is None
