@@ -25,10 +25,8 @@ async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_pa
         assert photo.text.endswith("Rack left: 11K")
         assert photo.button("I played this")["callback_data"].startswith("p:")
         assert photo.button("Most points instead")
-        # the "sending a photo" action went out first, in the same chat
-        actions = s.fake.sent(ALICE.id, mark, ("sendChatAction",))
-        assert actions and actions[0].params["action"] == "upload_photo"
-        assert actions[0].at < photo.at
+        # a quick answer comes without a chat action (the photo is there first); see the slow-solve test
+        assert all(c.at < photo.at for c in s.fake.sent(ALICE.id, mark, ("sendChatAction",)))
 
 
 async def test_played_this_applies_the_shown_play_and_other_objective_solves_again(tmp_path: Path) -> None:

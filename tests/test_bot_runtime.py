@@ -100,6 +100,9 @@ async def test_another_chats_help_is_answered_while_a_slow_solve_runs(
             status = await s.ask(BOB, "/status")
             assert status.method == "sendPhoto"
             assert not s.fake.sent(ALICE.id, mark, ("sendPhoto", "sendMessage"))  # Alice's solve is still running
+            # long work shows "sending a photo" in Alice's chat meanwhile
+            action = await s.fake.reply(ALICE.id, mark, ("sendChatAction",))
+            assert action.params["action"] == "upload_photo"
         finally:
             release.set()
         answer = await s.fake.reply(ALICE.id, mark, ("sendPhoto", "sendMessage"))

@@ -1,4 +1,4 @@
-"""Sending replies: text, photos with the "sending a photo" action, and posts to a group's chat.
+"""Sending replies: text, photos (with the "sending a photo" action during long work), posts to a group.
 
 A post to a group that has become a supergroup fails with ``ChatMigrated``;
 the game then follows the chat to its new id and the post is sent again.
@@ -6,7 +6,11 @@ the game then follows the chat to its new id and the post is sent again.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatAction
@@ -52,12 +56,32 @@ async def show(
     return await context.bot.send_photo(chat.id, photo, caption=caption, reply_markup=markup)
 
 
-async def uploading(context: ContextTypes.DEFAULT_TYPE, chat: Chat) -> None:
-    """The "sending a photo" action while a picture is being made; a failure here must not stop the reply."""
+#: Work shorter than this gets no chat action: the photo itself arrives first (and Telegram's 30 requests a
+#: second are kept for replies). Longer work shows "sending a photo", renewed before Telegram drops it at 5 s.
+ACTION_AFTER = 0.25
+ACTION_RENEW = 4.5
+
+
+@asynccontextmanager
+async def photo_coming(context: ContextTypes.DEFAULT_TYPE, chat: Chat) -> AsyncIterator[None]:
+    """Around long work that ends in a photo: the "sending a photo" action while it lasts."""
+
+    async def keep_showing() -> None:
+        await asyncio.sleep(ACTION_AFTER)
+        while True:
+            try:
+                await context.bot.send_chat_action(chat.id, ChatAction.UPLOAD_PHOTO)
+            except TelegramError as why:  # a failed action must not stop the reply
+                log.info("chat action failed in %s: %s", chat.id, why)
+            await asyncio.sleep(ACTION_RENEW)
+
+    task = asyncio.create_task(keep_showing())
     try:
-        await context.bot.send_chat_action(chat.id, ChatAction.UPLOAD_PHOTO)
-    except TelegramError as why:
-        log.info("chat action failed in %s: %s", chat.id, why)
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def post_to_game_chat(

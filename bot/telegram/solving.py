@@ -25,7 +25,7 @@ from bot.telegram.deps import Deps, deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.rack import private_only
-from bot.telegram.sending import post_to_game_chat, say, show, uploading
+from bot.telegram.sending import photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import fingerprint
 from bot.telegram.work import Answer, answer_for, play_picture, solve_position
 from solver.notation import parse_table, parse_tiles
@@ -77,11 +77,8 @@ async def send_answer(
     """Solve (or take ``pending``, a solve already started for this position) and send the picture."""
     chat, _ = speaker(update)
     d = deps(context)
-    action = asyncio.ensure_future(uploading(context, chat))
-    try:
+    async with photo_coming(context, chat):
         answer = await (pending if pending is not None else answer_now(d, state, me, objective))
-    finally:
-        await action
     solution = answer.solution
     d.suggestions.put(_key(state, me, objective), solution)
     if answer.picture is None:
@@ -163,9 +160,9 @@ async def example(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     d = deps(context)
     rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)
     table = parse_table(texts.EXAMPLE_TABLE, STANDARD)
-    await uploading(context, chat)
-    solution = await d.off_loop(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
-    answer = await d.off_loop(answer_for, solution)
+    async with photo_coming(context, chat):
+        solution = await d.off_loop(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
+        answer = await d.off_loop(answer_for, solution)
     caption = replies.solve_caption(solution, answer.moves) + "\nNow send yours: rack: … and table: … lines."
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))

@@ -18,7 +18,7 @@ from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.parsing import command_text
-from bot.telegram.sending import post_to_game_chat, say, show, uploading
+from bot.telegram.sending import photo_coming, post_to_game_chat, say, show
 from bot.telegram.work import play_picture, table_picture
 from solver.errors import RummikubError
 from solver.fit import fit
@@ -48,8 +48,9 @@ async def show_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: 
     if not is_group(chat):
         me = state.player(user.id)
         rack = me.rack if me is not None and me.active else None
-    await uploading(context, chat)
-    picture = await deps(context).off_loop(table_picture, state.table, state.rules, rack, replies.table_header(state))
+    async with photo_coming(context, chat):
+        header = replies.table_header(state)
+        picture = await deps(context).off_loop(table_picture, state.table, state.rules, rack, header)
     await show(update, context, picture, caption)
 
 
@@ -108,8 +109,8 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         f"{who} put down {replies.tiles_text(played.placed, after.rules)} "
         f"({replies.plural(len(played.placed), 'tile')}). {replies.turn_line(after)}"
     )
-    await uploading(context, chat)
-    picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)
+    async with photo_coming(context, chat):
+        picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)
     await show(update, context, picture, caption)
     if in_group_game(after, chat):
         await post_to_game_chat(context, after, caption, picture)
