@@ -12,7 +12,7 @@ an insert that splits a run, a join, a joker swapped out, and so on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +26,8 @@ from solver.tiles import JOKER, Tile
 SEARCH_BUDGET = 5000
 
 Table = dict[int, Counter[Tile]]
+#: The table while ordering moves: sets keyed ("old", i) for old set i, ("new", j) for new set j.
+_Sets = dict[tuple[str, int], Counter[Tile]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,29 +129,32 @@ class _Orderer:
         self.dead: set[frozenset[int]] = set()
         self.budget = budget
 
-    def _table(self, done: frozenset[int]) -> dict[tuple[str, int], Counter[Tile]]:
+    def _start(self) -> _Sets:
         """Sets keyed ("old", i) or ("new", j) so the contents do not depend on creation order."""
-        table: dict[tuple[str, int], Counter[Tile]] = {("old", i): Counter(s.tiles) for i, s in enumerate(self.before)}
-        for k in done:
-            self._apply(table, self.units[k])
-        return table
+        return {("old", i): Counter(s.tiles) for i, s in enumerate(self.before)}
 
     def _place(self, j: int) -> tuple[str, int]:
         i = self.identity[j]
         return ("new", j) if i is None else ("old", i)
 
-    def _apply(self, table: dict[tuple[str, int], Counter[Tile]], unit: _Unit) -> set[tuple[str, int]]:
-        touched = {self._place(unit.target)}
-        dest = table.setdefault(self._place(unit.target), Counter())
+    def _after(self, table: _Sets, unit: _Unit) -> tuple[_Sets, set[tuple[str, int]]]:
+        """The table after ``unit`` (a new dict; only the sets it touches are copied) and those sets."""
+        out = dict(table)
+        dest_key = self._place(unit.target)
+        dest = out[dest_key] = Counter(table.get(dest_key, ()))
+        touched = {dest_key}
         for f in unit.flows:
             if f.source is not None:
-                table[("old", f.source)] -= Counter(f.tiles)
-                touched.add(("old", f.source))
+                key = ("old", f.source)
+                if key not in touched:
+                    out[key] = Counter(out[key])
+                    touched.add(key)
+                out[key] -= Counter(f.tiles)
             dest.update(f.tiles)
-        return touched
+        return out, touched
 
-    def _invalid(self, table: dict[tuple[str, int], Counter[Tile]]) -> int:
-        return sum(1 for c in table.values() if c and not _valid(c, self.rules))
+    def _broken(self, table: _Sets, keys: Iterable[tuple[str, int]]) -> int:
+        return sum(1 for key in keys if table.get(key) and not _valid(table[key], self.rules))
 
     def _rank(self, k: int, last: int | None) -> tuple[int, int, int]:
         """Follow a tile put where a joker lies with moving that joker; otherwise keep the table's order."""
@@ -159,42 +164,44 @@ class _Orderer:
         return (0 if follows else 1, 0 if place[0] == "old" else 1, place[1])
 
     def best_order(self) -> list[int]:
-        found = self._search(frozenset(), [], None)
+        found = self._search(self._start(), frozenset(), [], None)
         return found if found is not None else self._greedy()
 
-    def _search(self, done: frozenset[int], path: list[int], last: int | None) -> list[int] | None:
+    def _search(self, table: _Sets, done: frozenset[int], path: list[int], last: int | None) -> list[int] | None:
+        """Depth first over orders in which every move leaves a valid table; ``table`` is valid here."""
         if len(done) == len(self.units):
             return path
         if done in self.dead or self.budget <= 0:
             return None
         self.budget -= 1
-        base = self._table(done)
         todo = sorted((k for k in range(len(self.units)) if k not in done), key=lambda k: self._rank(k, last))
         for k in todo:
-            table = {p: Counter(c) for p, c in base.items()}
-            touched = self._apply(table, self.units[k])
-            if any(table[p] and not _valid(table[p], self.rules) for p in touched):
+            following, touched = self._after(table, self.units[k])
+            if self._broken(following, touched):
                 continue
-            found = self._search(done | {k}, [*path, k], k)
+            found = self._search(following, done | {k}, [*path, k], k)
             if found is not None:
                 return found
         self.dead.add(done)
         return None
 
     def _greedy(self) -> list[int]:
-        done: frozenset[int] = frozenset()
+        """Each time the move that leaves the fewest invalid sets (when no order keeps them all valid)."""
+        table = self._start()
+        broken = 0
+        todo = set(range(len(self.units)))
         path: list[int] = []
         last: int | None = None
-        while len(done) < len(self.units):
+        while todo:
             best: tuple[int, tuple[int, int, int]] | None = None
-            pick = -1
-            for k in range(len(self.units)):
-                if k in done:
-                    continue
-                score = (self._invalid(self._table(done | {k})), self._rank(k, last))
+            pick, pick_table = -1, table
+            for k in todo:
+                following, touched = self._after(table, self.units[k])
+                score = (broken - self._broken(table, touched) + self._broken(following, touched), self._rank(k, last))
                 if best is None or score < best:
-                    best, pick = score, k
-            done, last = done | {pick}, pick
+                    best, pick, pick_table = score, k, following
+            table, broken, last = pick_table, best[0] if best else 0, pick
+            todo.discard(pick)
             path.append(pick)
         return path
 
