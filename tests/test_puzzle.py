@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.fit import Fit, FitAction, fit
 from solver.notation import parse_table
@@ -313,3 +316,186 @@ def test_fit_gives_up_on_time() -> None:
 
 def test_fit_says_none_when_it_cannot() -> None:
     assert fit(parse_table("4R 5R 6R", STANDARD), Tile(1, Colour.BLUE), STANDARD) is None
+
+
+# -- an independent brute force: every action list up to a few actions, best by the issue's tie-breaks ----------
+
+Tile2 = tuple[int, str]  # (number, colour); the joker is (0, "J")
+J2: Tile2 = (0, "J")
+
+
+def _run_ok(tiles: list[Tile2]) -> bool:
+    real = [t for t in tiles if t != J2]
+    jokers = len(tiles) - len(real)
+    if len(tiles) < 3 or not real or len(tiles) > 13 or len({c for _, c in real}) != 1:
+        return False
+    numbers = sorted(n for n, _ in real)
+    if len(set(numbers)) != len(numbers):
+        return False
+    return numbers[-1] - numbers[0] + 1 - len(numbers) <= jokers
+
+
+def _group_ok(tiles: list[Tile2]) -> bool:
+    real = [t for t in tiles if t != J2]
+    colours = [c for _, c in real]
+    return 3 <= len(tiles) <= 4 and bool(real) and len({n for n, _ in real}) == 1 and len(set(colours)) == len(colours)
+
+
+def _ok(tiles: list[Tile2]) -> bool:
+    return _run_ok(tiles) or _group_ok(tiles)
+
+
+def _halves(low: list[Tile2], high: list[Tile2], jokers: int) -> list[list[Tile2]] | None:
+    for up in range(jokers, -1, -1):
+        a, b = low + [J2] * (jokers - up), high + [J2] * up
+        if _run_ok(a) and _run_ok(b):
+            return [a, b]
+    return None
+
+
+def _take(row: list[Tile2], t: Tile2) -> list[list[Tile2]] | None:
+    rest = list(row)
+    rest.remove(t)
+    if _ok(rest):
+        return [rest]
+    if not _run_ok(row):
+        return None
+    real = sorted(x for x in rest if x != J2)
+    jokers = len(rest) - len(real)
+    if t != J2:
+        return _halves([x for x in real if x[0] < t[0]], [x for x in real if x[0] > t[0]], jokers)
+    for cut in range(1, len(real)):
+        if real[cut][0] - real[cut - 1][0] > 1:
+            return _halves(real[:cut], real[cut:], jokers)
+    return None
+
+
+def _put(row: list[Tile2], t: Tile2) -> list[list[Tile2]] | None:
+    if _ok([*row, t]):
+        return [[*row, t]]
+    if t == J2 or t not in row or not _run_ok(row):
+        return None
+    real = sorted(x for x in row if x != J2)
+    low = [x for x in real if x[0] <= t[0]]
+    high = [t, *(x for x in real if x[0] > t[0])]
+    return _halves(low, high, len(row) - len(real))
+
+
+def _key(actions: list[tuple[str, Tile2 | None, int, int]]) -> tuple[int, int, list[tuple[int, int, int, int]]]:
+    order = "BGRY"
+    ranks = []
+    for kind, tile, a, b in actions:
+        if kind == "COMBINE":
+            ranks.append((0, a, b, 0))
+        elif tile == J2:
+            ranks.append((1, a, 0, 0))
+        else:
+            assert tile is not None
+            ranks.append((2, a, order.index(tile[1]), tile[0]))
+    jokers = sum(1 for kind, tile, _, _ in actions if kind != "COMBINE" and tile == J2)
+    return (len(actions), jokers, ranks)
+
+
+def brute_force(goal: Tile2, rows: dict[int, list[Tile2]], depth: int) -> list[str] | None:
+    """All action lists of up to ``depth`` actions; the best one's action lines, or None."""
+    best: list[tuple[str, Tile2 | None, int, int]] | None = None
+
+    def show(t: Tile2) -> str:
+        return "J" if t == J2 else f"{t[0]}{t[1]}"
+
+    def place(
+        table: dict[int, list[Tile2]], rid: int, parts: list[list[Tile2]], top: int
+    ) -> tuple[dict[int, list[Tile2]], int]:
+        out = dict(table)
+        out[rid] = parts[0]
+        if len(parts) == 2:
+            out[top + 1] = parts[1]
+            top += 1
+        return out, top
+
+    def walk(table: dict[int, list[Tile2]], top: int, path: list[tuple[str, Tile2 | None, int, int]]) -> None:
+        nonlocal best
+        for rid in sorted(table):
+            parts = _put(table[rid], goal)
+            if parts is not None:
+                done = [*path, ("PUT", goal, rid, 0)]
+                if best is None or _key(done) < _key(best):
+                    best = done
+        if len(path) + 2 > depth:
+            return
+        ids = sorted(table)
+        for x, a in enumerate(ids):
+            for b in ids[x + 1 :]:
+                if _run_ok(table[a]) and _run_ok(table[b]) and _run_ok(table[a] + table[b]):
+                    out = dict(table)
+                    out[a] = table[a] + table[b]
+                    del out[b]
+                    walk(out, top, [*path, ("COMBINE", None, a, b)])
+        if len(path) + 3 > depth:
+            return
+        for rid in ids:
+            for t in set(table[rid]):
+                parts = _take(table[rid], t)
+                if parts is None:
+                    continue
+                held, held_top = place(table, rid, parts, top)
+                for into in sorted(held):
+                    landed = _put(held[into], t)
+                    if landed is not None:
+                        out, out_top = place(held, into, landed, held_top)
+                        walk(out, out_top, [*path, ("TAKE", t, rid, 0), ("PUT", t, into, 0)])
+
+    walk(rows, max(rows), [])
+    if best is None:
+        return None
+    return [f"COMBINE {a} {b}" if t is None else f"{kind} {show(t)} {a}" for kind, t, a, b in best]
+
+
+def _random_puzzle(seed: int) -> tuple[Tile2, dict[int, list[Tile2]]]:
+    """Mostly blue runs and groups holding a blue tile, and a blue goal: tables where things interact."""
+    rng = random.Random(seed)
+    rows: dict[int, list[Tile2]] = {}
+    joker_used = False
+    while len(rows) < rng.randint(2, 4):
+        if rng.random() < 0.65:
+            colour = "B" if rng.random() < 0.85 else "G"
+            start = rng.randint(1, 10)
+            row = [(n, colour) for n in range(start, min(14, start + rng.randint(3, 5)))]
+        else:
+            number = rng.randint(1, 13)
+            others = rng.sample("GRY", rng.randint(2, 3))
+            row = [(number, c) for c in (["B", *others] if rng.random() < 0.7 else others)]
+        if not joker_used and rng.random() < 0.25:
+            row[rng.randrange(len(row))] = J2
+            joker_used = True
+        if _ok(row):
+            rows[len(rows) + 1] = row
+        elif J2 in row:
+            joker_used = False
+    return (rng.randint(1, 13), "B"), rows
+
+
+def _agree(seed: int) -> int:
+    goal, rows = _random_puzzle(seed)
+    text = puzzle(
+        f"{goal[0]}{goal[1]}",
+        *(" ".join([str(rid), *("J" if t == J2 else f"{t[0]}{t[1]}" for t in row)]) for rid, row in rows.items()),
+    )
+    expected = brute_force(goal, rows, depth=6)
+    got = solve_puzzle(text, max_actions=6).splitlines()
+    if expected is None:
+        assert got == [IMPOSSIBLE], text
+        return 0
+    assert got[: len(expected)] == expected, text
+    return len(expected)
+
+
+def test_the_search_agrees_with_brute_force_on_1500_small_puzzles() -> None:
+    lengths = [_agree(seed) for seed in range(1500)]
+    assert sum(1 for n in lengths if n >= 3) >= 50, "the sample must hold puzzles that need several actions"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1500, max_value=10**9))
+def test_the_search_agrees_with_brute_force_on_random_small_puzzles(seed: int) -> None:
+    _agree(seed)
