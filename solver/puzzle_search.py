@@ -10,8 +10,10 @@ on shortest paths, so the tie-breaks can then pick one path exactly:
    after the COMBINEs), then other TAKEs and PUTs (lower row id, then the
    tile colour by colour, low to high).
 
-A TAKE and the PUT that must follow it are two actions; the state between them
-holds the taken tile, and the only way on is to PUT it.
+A TAKE and the PUT that must follow it count as two actions but are one step
+of the search (a COMBINE is a step of one action), so no state ever holds a
+tile in hand. Rows are interned as small ints with their TAKE, PUT and
+COMBINE results cached, since most rows of a state are its parent's.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ _NOTHING = -1
 
 
 class PuzzleLimitError(RummikubError):
-    """The search gave up before proving an answer (too many states)."""
+    """The search gave up before proving an answer (too many states, or out of time)."""
 
 
 class ActionKind(Enum):
@@ -41,7 +43,7 @@ class ActionKind(Enum):
     COMBINE = "COMBINE"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """``TAKE tile row``, ``PUT tile row`` or ``COMBINE row other``; ``tile`` is a tile code (-1 for COMBINE)."""
 
