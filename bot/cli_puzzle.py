@@ -25,6 +25,7 @@ def register(commands: Any) -> None:
         ),
     )
     p.add_argument("--max-actions", type=int, default=MAX_ACTIONS, help=f"search bound (default {MAX_ACTIONS})")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="give up after this long (default: no limit)")
     p.set_defaults(run=run)
 
 
@@ -32,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.max_actions < 1:
             raise PuzzleError("--max-actions must be at least 1")
-        answer = solve_puzzle(sys.stdin.read(), args.max_actions)
+        if args.time_limit is not None and not args.time_limit > 0:
+            raise PuzzleError("--time-limit must be more than 0 seconds")
+        answer = solve_puzzle(sys.stdin.read(), args.max_actions, args.time_limit)
     except PuzzleLimitError as why:
         print(f"puzzle: {why}", file=sys.stderr)
         return 1

@@ -100,12 +100,17 @@ def format_answer(found: Found) -> str:
     return "\n".join(lines)
 
 
-def solve(puzzle: Puzzle, max_actions: int = MAX_ACTIONS, max_states: int = 400_000) -> Found | None:
-    """The best action list (see ``puzzle_search`` for the tie-breaks), or None when there is none."""
-    return search(start_state(puzzle.rows), puzzle.goal, LIMITS, max_actions, max_states)
+def solve(
+    puzzle: Puzzle, max_actions: int = MAX_ACTIONS, max_states: int = 400_000, time_limit: float | None = None
+) -> Found | None:
+    """The best action list (see ``puzzle_search`` for the tie-breaks), or None when there is none.
+
+    Raises ``PuzzleLimitError`` past ``max_states`` table states or ``time_limit`` seconds.
+    """
+    return search(start_state(puzzle.rows), puzzle.goal, LIMITS, max_actions, max_states, time_limit)
 
 
-def solve_puzzle(text: str, max_actions: int = MAX_ACTIONS) -> str:
+def solve_puzzle(text: str, max_actions: int = MAX_ACTIONS, time_limit: float | None = None) -> str:
     """The puzzle's answer as text, exactly as ``python -m bot puzzle`` prints it (without the final newline)."""
-    found = solve(parse_puzzle(text), max_actions)
+    found = solve(parse_puzzle(text), max_actions, time_limit=time_limit)
     return IMPOSSIBLE if found is None else format_answer(found)

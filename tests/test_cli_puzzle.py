@@ -59,3 +59,14 @@ def test_the_bound_is_an_option() -> None:
     text = "6R\n3\n1 4R 5R 6R\n2 7B 7G 7R 7Y\n3 8B 8G 8R 8Y\n"
     assert puzzle(text, "--max-actions", "4").stdout == "IMPOSSIBLE\n"
     assert puzzle(text, "--max-actions", "5").returncode == 0
+
+
+def test_a_time_limit_gives_up_with_status_1() -> None:
+    from tests.test_puzzle import CHAIN
+
+    done = puzzle(CHAIN, "--time-limit", "0.001")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith("puzzle: gave up after 0.001 s")
+    assert puzzle(CHAIN, "--time-limit", "0").returncode == 2
+    assert puzzle(CHAIN, "--time-limit", "10").returncode == 0
