@@ -87,6 +87,9 @@ class Move:
         return text if self.table_valid else text + " (the table is not valid yet)"
 
     def to_json(self) -> dict[str, Any]:
+        """``kind``; ``tiles`` moved; ``sets`` touched; ``created`` (the new set's number or null);
+        ``transfers`` (``tiles``, ``from``: a set number or null for the rack, ``to``); ``result`` (each touched
+        set afterwards, ``set`` and ``tiles``, empty when gone); ``table_valid``; ``in_place_of_joker``; ``text``."""
         return {
             "kind": self.kind.value,
             "tiles": [str(t) for t in self.tiles],

@@ -36,6 +36,8 @@ def check(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[
         assert Counter(after[j].tiles) == table[n]
     used = Counter(t for m in p.moves for tr in m.transfers if tr.source is None for t in tr.tiles)
     assert used == Counter(placed), "every placed tile comes off the rack exactly once"
+    moved = Counter(t for m in p.moves for t in m.tiles)
+    assert not moved - (Counter(t for s in before for t in s.tiles) + Counter(placed)), "no tile is picked up twice"
 
 
 def run(before: str, after: str, placed: str = "") -> Plan:
