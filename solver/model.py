@@ -28,6 +28,9 @@ SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "separating/rapidlearning/freq": -1,
     "separating/maxroundsroot": 3,
     "display/verblevel": 0,
+    # SCIP's own SIGINT handler is process-wide; with solves in several threads it can be left installed,
+    # and then Ctrl-C no longer stops the bot. Interrupts are the application's business.
+    "misc/catchctrlc": False,
 }
 
 
