@@ -8,6 +8,17 @@ red, yellow), groups are printed in that order.
 Input: the goal tile; the number of rows; then one row a line, ``id tiles…``.
 Output: one action a line (``TAKE 5R 2``, ``PUT 5R 1``, ``COMBINE 1 3``), then
 the rows left ascending by id. No answer within the bound prints ``IMPOSSIBLE``.
+
+Where the issue leaves room, these are the choices made (and tested):
+
+- The goal tile is put once, by the last action; every other PUT puts the
+  tile the TAKE just before it took, into any row (its own row too).
+- A TAKE or PUT splits a run only when the row cannot stay one valid row;
+  a PUT splits at the tile's twin (3 4 5 6 7 + 5 gives 3 4 5 | 5 6 7).
+- In a split, a joker that fills a gap goes with the half around the gap;
+  one that could go either way goes to the higher half (it lies at the
+  right end). A joker taken from a gap splits the run at that gap.
+- A joker in a group is printed last.
 """
 
 from __future__ import annotations
