@@ -35,7 +35,8 @@ LIMITS = Limits(numbers=13, colours=len(COLOURS), smallest=3)
 IMPOSSIBLE = "IMPOSSIBLE"
 MAX_ACTIONS = 40
 
-_TILE = re.compile(r"(?P<n1>\d+)(?P<c1>[A-Z])|(?P<c2>[A-Z])(?P<n2>\d+)|(?P<j>J|JOKER|\*)", re.IGNORECASE)
+_WHOLE = re.compile(r"[0-9]+")
+_TILE = re.compile(r"(?P<n1>[0-9]+)(?P<c1>[A-Z])|(?P<c2>[A-Z])(?P<n2>[0-9]+)|(?P<j>J|JOKER|\*)", re.IGNORECASE)
 
 
 class PuzzleError(RummikubError):
@@ -72,7 +73,7 @@ def parse_puzzle(text: str) -> Puzzle:
     if len(lines) < 2:
         raise PuzzleError("expected the goal tile on line 1 and the number of rows on line 2")
     goal = parse_tile(lines[0], "line 1, the goal tile")
-    if not lines[1].isdigit():
+    if not _WHOLE.fullmatch(lines[1]):
         raise PuzzleError(f"line 2: `{lines[1]}` is not a number of rows")
     count = int(lines[1])
     body = [line for line in lines[2:] if line]
@@ -81,7 +82,7 @@ def parse_puzzle(text: str) -> Puzzle:
     rows: dict[int, Row] = {}
     for number, line in enumerate(body, start=3):
         rid_text, *tokens = line.split()
-        if not rid_text.isdigit() or int(rid_text) < 1:
+        if not _WHOLE.fullmatch(rid_text) or int(rid_text) < 1:
             raise PuzzleError(f"line {number}: a row starts with its id, a whole number from 1, not `{rid_text}`")
         rid = int(rid_text)
         if rid in rows:

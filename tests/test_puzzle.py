@@ -246,6 +246,8 @@ def test_the_search_bound_and_the_state_limit() -> None:
         ("3R\n1\n1 4R 5R 7R", "not a valid run or group"),
         ("3R\n2\n1 4R 5R J\n2 7B J 9B", "at most one joker"),
         ("3R\n1\n1 4R 5R six", "not a tile"),
+        ("3R\n\u00b2\n1 4R 5R 6R", "not a number of rows"),
+        ("3R\n1\n\u00b2 4R 5R 6R", "starts with its id"),
     ],
 )
 def test_bad_input_says_what_is_wrong(text: str, message: str) -> None:
