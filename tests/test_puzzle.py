@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
@@ -501,3 +502,10 @@ def test_the_search_agrees_with_brute_force_on_1500_small_puzzles() -> None:
 @given(st.integers(min_value=1500, max_value=10**9))
 def test_the_search_agrees_with_brute_force_on_random_small_puzzles(seed: int) -> None:
     _agree(seed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123456789BGRYJ \n\t-*xq\u00b2\u0663")), max_size=60))
+def test_any_text_is_read_or_refused_with_a_puzzle_error(text: str) -> None:
+    with contextlib.suppress(PuzzleError):
+        parse_puzzle(text)
