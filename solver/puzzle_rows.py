@@ -19,16 +19,13 @@ _NUMBER_BITS = 7
 Row = tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Limits:
     """The deck the rows are checked against: numbers 1..numbers, colours 0..colours-1."""
 
     numbers: int = 13
     colours: int = 4
     smallest: int = 3
-
-    # Compared and hashed by identity: the row caches key on it millions of times, and the few
-    # Limits a process makes are kept alive by those caches anyway.
 
 
 def code(number: int, colour: int) -> int:
@@ -49,7 +46,7 @@ def _split_jokers(row: Row) -> tuple[Row, int]:
     return row[: len(row) - jokers], jokers
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def is_run(row: Row, limits: Limits) -> bool:
     """One colour, numbers in a row, jokers filling the gaps or the ends."""
     reals, jokers = _split_jokers(row)
@@ -64,7 +61,7 @@ def is_run(row: Row, limits: Limits) -> bool:
     return numbers[-1] - numbers[0] + 1 - len(numbers) <= jokers
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def is_group(row: Row, limits: Limits) -> bool:
     """One number, each colour at most once."""
     reals, _ = _split_jokers(row)
@@ -98,7 +95,7 @@ def _halves(low: Row, high: Row, jokers: int, limits: Limits) -> tuple[Row, Row]
     return None
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def put(row: Row, t: int, limits: Limits) -> tuple[Row, ...] | None:
     """The row(s) after putting ``t`` in ``row``: one row, or a run split in two at ``t``'s twin, or None.
 
@@ -117,7 +114,7 @@ def put(row: Row, t: int, limits: Limits) -> tuple[Row, ...] | None:
     return _halves(low, high, jokers, limits)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def take(row: Row, t: int, limits: Limits) -> tuple[Row, ...] | None:
     """The row(s) left after taking ``t`` from ``row``: one row, a run split in two where ``t`` was, or None."""
     rest = _without(row, t)
@@ -139,7 +136,7 @@ def take(row: Row, t: int, limits: Limits) -> tuple[Row, ...] | None:
     return None
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def combine(a: Row, b: Row, limits: Limits) -> Row | None:
     """Two runs joined into one valid run, or None."""
     if not (is_run(a, limits) and is_run(b, limits)):
