@@ -52,13 +52,19 @@ async def fake_api() -> AsyncIterator[FakeBotApi]:
 
 @asynccontextmanager
 async def running_bot(
-    fake: FakeBotApi, database_url: str, *, workers: int | None = None, **extra: Any
+    fake: FakeBotApi, database_url: str, *, workers: int | None = None, processes: int = 0, **extra: Any
 ) -> AsyncIterator[BotApplication]:
-    """The bot application, initialised (getMe, command menus, warm-up) and polling the fake."""
+    """The bot application, initialised (getMe, command menus, warm-up) and polling the fake.
+
+    ``processes`` defaults to none (threads only) to keep each test's start-up short, and so a test can
+    patch the solver; the tests that need production's solver processes ask for them.
+    """
     # Flood limits off against the fake (a group may get 20 messages a minute from Telegram, not from a test),
     # but through the same AIORateLimiter class the bot runs with.
     limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0)
-    application = build_application(settings_for(fake, database_url, **extra), rate_limiter=limiter, workers=workers)
+    application = build_application(
+        settings_for(fake, database_url, **extra), rate_limiter=limiter, workers=workers, processes=processes
+    )
     await application.initialize()
     try:
         if application.post_init is not None:  # run_polling calls it; so do we

@@ -262,11 +262,15 @@ class FakeBotApi:
         self._server = tornado.httpserver.HTTPServer(app)
         self._server.add_sockets([sock])
 
-    async def stop(self) -> None:
+    async def end_polls(self) -> None:
+        """Answer every long poll now, and later ones at once (a bot shutting down should not wait on us)."""
         self._closing = True
-        if self._changed is not None:  # wake long polls the bot gave up on, so they end with [] rather than an error
+        if self._changed is not None:
             async with self._changed:
                 self._changed.notify_all()
+
+    async def stop(self) -> None:
+        await self.end_polls()  # long polls the bot gave up on end with [] rather than an error
         if self._server is not None:
             self._server.stop()
             await self._server.close_all_connections()

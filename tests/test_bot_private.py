@@ -161,7 +161,8 @@ async def test_start_help_rules_new_status_fit_and_the_example(tmp_path: Path) -
         assert status.method == "sendPhoto" and "Your rack (2 tiles): 1B 2B" in status.text
 
         fit = await s.ask(ALICE, "/fit 3R")
-        assert fit.text.startswith("3R onto the table in 1 action") and "Put 3R in set 1" in fit.text
+        assert fit.text.startswith("3R fits in 1 action:") and "1. Put 3R in set 1" in fit.text
+        assert "set 1: 3R 4R 5R 6R" in fit.text
         nothing = await s.ask(ALICE, "/fit 9O")
         assert "cannot be fitted" in nothing.text
 

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -39,7 +40,7 @@ def position_message(p: dict[str, Any]) -> str:
 
 async def test_a_restart_keeps_the_game_and_its_buttons(tmp_path: Path) -> None:
     url = await database(tmp_path)
-    async with session(tmp_path, database_url=url) as s:
+    async with session(tmp_path, database_url=url, processes=1) as s:
         await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K")
         await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R")
         await s.ask(ALICE, "/meld")
@@ -62,7 +63,7 @@ async def test_a_restart_keeps_the_game_and_its_buttons(tmp_path: Path) -> None:
 async def test_twenty_chats_at_once_are_all_answered_correctly(tmp_path: Path) -> None:
     positions = json.loads(POSITIONS.read_text())[:20]
     users = [User(5000 + i, f"Player{i}") for i in range(len(positions))]
-    async with session(tmp_path) as s:
+    async with session(tmp_path, processes=2) as s:  # as in production: solver processes
         for user in users:
             await s.ask(user, "/meld")
         mark = s.fake.mark()
@@ -175,6 +176,47 @@ def test_without_a_token_the_bot_says_so_in_one_line_and_exits_2(tmp_path: Path)
     assert done.returncode == 2
     assert done.stderr.strip() == NO_TOKEN
     assert not (tmp_path / "never.sqlite3").exists()
+
+
+async def test_python_m_bot_migrates_polls_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    """The real entry point in its own process: empty database upgraded at start, a solve answered, SIGINT."""
+    database_file = tmp_path / "data" / "games.sqlite3"
+    fake = FakeBotApi()
+    await fake.start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_", "DATABASE_"))}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        TELEGRAM_BOT_TOKEN=fake.token,
+        TELEGRAM_BASE_URL=fake.base_url,
+        DATABASE_URL=f"sqlite+aiosqlite:///{database_file}",
+        LOG_LEVEL="INFO",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        await fake.wait_for(
+            lambda: True if sum(c.method == "setMyCommands" for c in fake.calls) == 2 else None, 60, "start-up"
+        )
+        assert database_file.exists()
+        mark = fake.mark()
+        fake.send(ALICE, "rack: 10R 11R 12R 13R\ntable: 1B 2B 3B")
+        photo = await fake.reply(ALICE.id, mark, ("sendPhoto", "sendMessage"), timeout=30)
+        assert photo.method == "sendPhoto" and photo.text.startswith("Best opening (most tiles): 4 tiles")
+    finally:
+        await fake.end_polls()
+        process.send_signal(signal.SIGINT)
+        try:
+            output, _ = await asyncio.to_thread(process.communicate, timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
+        await fake.stop()
+    log = output.decode(errors="replace")
+    assert process.returncode == 0, log
+    assert "Traceback" not in log, log
+    assert TOKEN not in log
+    assert not fake.violations, fake.violations
 
 
 async def test_the_fake_refuses_requests_that_break_the_spec() -> None:

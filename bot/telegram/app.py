@@ -8,9 +8,12 @@ service serialises changes to one game itself.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import multiprocessing
 import os
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from telegram import Update
@@ -32,7 +35,7 @@ from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
 from bot.telegram.ordering import PerChatOrder
-from bot.telegram.work import warm
+from bot.telegram.work import warm, worker_start
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +45,18 @@ CONCURRENT_UPDATES = 256
 
 
 def default_workers() -> int:
-    """Solver threads: SCIP searches without the GIL, so one per core, plus one for pictures and model building.
-
-    Measured against a process pool of the same size (bench/bot_bench.py, 20 chats at once): no faster on
-    two cores, since the GIL-bound parts are small next to SCIP and Pillow, and processes would have to
-    pickle every error the notation raises.
-    """
+    """Threads for the lighter CPU work (reading a table, pictures of a table, /fit)."""
     return max(2, (os.cpu_count() or 1) + 1)
+
+
+def default_processes() -> int:
+    """Solver processes: one per core (BENCHMARKS.md, Bot: processes against threads)."""
+    return max(1, os.cpu_count() or 1)
+
+
+def solver_processes(count: int) -> ProcessPoolExecutor:
+    """Worker processes started by a fork server (never a fork of this threaded process), warmed on start."""
+    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"), initializer=worker_start)
 
 
 def build_application(
@@ -56,12 +64,15 @@ def build_application(
     *,
     rate_limiter: BaseRateLimiter[Any] | None = None,
     workers: int | None = None,
+    processes: int | None = None,
     warm_up: bool = True,
 ) -> BotApplication:
     """The bot, ready for ``run_polling``/``run_webhook`` or a test's ``start``.
 
     ``rate_limiter`` defaults to PTB's ``AIORateLimiter`` with Telegram's
-    flood limits. The database must already be at the latest migration.
+    flood limits; ``processes`` (default one per core; 0 for none) solve in
+    worker processes, ``workers`` threads do the rest. The database must
+    already be at the latest migration.
     """
     if settings.telegram_bot_token is None:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
@@ -77,11 +88,15 @@ def build_application(
         builder = builder.base_url(settings.telegram_base_url)
     application: BotApplication = builder.build()
     db = open_database(settings.database_url)
+    count = default_processes() if processes is None else processes
     application.bot_data[KEY] = Deps(
         settings=settings,
         db=db,
         service=GameService(db),
         pool=ThreadPoolExecutor(max_workers=workers or default_workers(), thread_name_prefix="solver"),
+        solver_pool=solver_processes(count)
+        if (count := default_processes() if processes is None else processes)
+        else None,
     )
     add_handlers(application)
     return application
@@ -130,6 +145,8 @@ async def _started(application: BotApplication) -> None:
     await commands.register(application)
     deps: Deps = application.bot_data[KEY]
     await deps.off_loop(warm)
+    # start every solver process now (each warms itself up), not on the first users' solves
+    await asyncio.gather(*(deps.solving(time.sleep, 0.05) for _ in range(deps.solver_count)))
 
 
 async def _stopped(application: BotApplication) -> None:

@@ -26,21 +26,38 @@ T = TypeVar("T")
 
 @dataclass
 class Deps:
-    """The bot's shared state; one per application."""
+    """The bot's shared state; one per application.
+
+    ``pool`` (threads) runs any CPU work off the event loop. ``solver_pool``
+    runs the solve-plan-draw of an answer; it is a process pool in
+    production: those steps are mostly Python holding the GIL, and in
+    threads they slowed the event loop itself (every socket call waits for
+    the GIL), while in processes they run on every core. Only work whose
+    arguments, results and errors pickle goes there.
+    """
 
     settings: Settings
     db: Database
     service: GameService
     pool: Executor
+    solver_pool: Executor | None = None
+    solver_count: int = 0
     suggestions: Suggestions = field(default_factory=Suggestions)
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run CPU work (SCIP, Pillow, the puzzle search) in the worker pool, never on the event loop."""
+        """Run CPU work (SCIP, Pillow, the puzzle search) in the thread pool, never on the event loop."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, functools.partial(work, *args, **kwargs))
 
+    async def solving(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a solve-plan-draw in the solver pool (the thread pool when there is none)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.solver_pool or self.pool, functools.partial(work, *args, **kwargs))
+
     async def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.solver_pool is not None:
+            await asyncio.to_thread(self.solver_pool.shutdown, wait=True, cancel_futures=True)
         await self.db.dispose()
 
 

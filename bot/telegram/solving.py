@@ -42,14 +42,14 @@ def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective
 
 def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Answer]:
     """Begin solving in the worker pool now (the caller may store things meanwhile)."""
-    return asyncio.ensure_future(d.off_loop(solve_position, *_solve_args(d, state, me, objective)))
+    return asyncio.ensure_future(d.solving(solve_position, *_solve_args(d, state, me, objective)))
 
 
 async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Answer:
     """The player's best play now, with its moves and picture (a remembered solution is not solved again)."""
     known = d.suggestions.get(_key(state, me, objective))
     if known is not None:
-        return await d.off_loop(answer_for, known)
+        return await d.solving(answer_for, known)
     return await start_solving(d, state, me, objective)
 
 
@@ -59,7 +59,7 @@ async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Ob
     if known is not None:
         return known
     rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
-    return await d.off_loop(solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit)
+    return await d.solving(solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit)
 
 
 def _key(state: GameState, me: PlayerState, objective: Objective) -> tuple[int, int, str, str]:
@@ -161,8 +161,8 @@ async def example(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)
     table = parse_table(texts.EXAMPLE_TABLE, STANDARD)
     async with photo_coming(context, chat):
-        solution = await d.off_loop(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
-        answer = await d.off_loop(answer_for, solution)
+        solution = await d.solving(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
+        answer = await d.solving(answer_for, solution)
     caption = replies.solve_caption(solution, answer.moves) + "\nNow send yours: rack: … and table: … lines."
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))

@@ -190,6 +190,4 @@ async def fit_tile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is None:
         await say(update, context, f"{tile} cannot be fitted onto this table by moving tiles.")
         return
-    lines = [f"{tile} onto the table in {replies.plural(len(found.actions), 'action')}:", *found.lines(), "Sets after:"]
-    lines += [f"{number}: {s}" for number, s in found.sets]
-    await say(update, context, "\n".join(lines)[:4000])
+    await say(update, context, found.describe()[:4000])

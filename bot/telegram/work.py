@@ -8,6 +8,7 @@ Pillow while it encodes, which keeps the event loop answering other chats.
 from __future__ import annotations
 
 import logging
+import signal
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,6 +120,12 @@ def shown_play(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequ
         optimal=True,
         solve_ms=0.0,
     )
+
+
+def worker_start() -> None:
+    """A solver process: Ctrl-C is the bot's to handle (it stops the pool), then warm up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm()
 
 
 def warm() -> None:
