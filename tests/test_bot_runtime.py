@@ -254,3 +254,42 @@ def test_objective_codes_round_trip() -> None:
 
     for objective in Objective:
         assert objective_of(objective_code(objective)) is objective
+
+
+def test_env_example_lists_every_setting() -> None:
+    from bot.settings import Settings
+
+    written = {
+        line.lstrip("# ").split("=", 1)[0]
+        for line in (ROOT / ".env.example").read_text().splitlines()
+        if "=" in line and line.lstrip("# ")[:1].isupper()
+    }
+    assert {name.upper() for name in Settings.model_fields} <= written
+    assert (ROOT / "Procfile").read_text() == "worker: python -m bot\n"
+
+
+def test_webhook_mode_when_a_webhook_url_is_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.run
+    from bot.storage import migrate
+    from telegram.ext import Application
+
+    calls: dict[str, Any] = {}
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'hook.sqlite3'}")
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/telegram/hook")
+    monkeypatch.setenv("WEBHOOK_SECRET", "s3cret")
+    monkeypatch.setenv("WEBHOOK_PORT", "8088")
+    monkeypatch.setattr(migrate, "upgrade", lambda url, revision="head": calls.setdefault("upgraded", url))
+    monkeypatch.setattr(Application, "run_webhook", lambda self, **kw: calls.setdefault("webhook", kw))
+    monkeypatch.setattr(Application, "run_polling", lambda self, **kw: calls.setdefault("polling", kw))
+    assert bot.run.main() == 0
+    assert "polling" not in calls and calls["upgraded"].endswith("hook.sqlite3")
+    hook = calls["webhook"]
+    assert hook["url_path"] == "telegram/hook" and hook["port"] == 8088 and hook["secret_token"] == "s3cret"
+    assert hook["webhook_url"] == "https://bot.example.org/telegram/hook"
+
+    calls.clear()
+    monkeypatch.delenv("WEBHOOK_URL")
+    assert bot.run.main() == 0
+    assert "webhook" not in calls and calls["polling"]["allowed_updates"] == ["message", "callback_query"]
