@@ -269,9 +269,10 @@ def test_env_example_lists_every_setting() -> None:
 
 
 def test_webhook_mode_when_a_webhook_url_is_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from telegram.ext import Application
+
     import bot.run
     from bot.storage import migrate
-    from telegram.ext import Application
 
     calls: dict[str, Any] = {}
     monkeypatch.chdir(tmp_path)
