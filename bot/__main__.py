@@ -8,6 +8,7 @@ runs (``bot.run``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -26,7 +27,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.run import main as run_bot
 
         return run_bot()
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except BrokenPipeError:
+        # the reader went away (`... | head`): nothing more to say, and no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return code
 
 

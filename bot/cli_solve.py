@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from solver.errors import RummikubError
 from solver.notation import format_tiles, parse_tiles
-from solver.planner import plan_solution
+from solver.planner import Plan, numbered, plan_of
 from solver.rules import Rules
-from solver.solution import Objective, Solution
+from solver.sets import TileSet
+from solver.solution import Objective, Origin, Solution
 from solver.solve import DEFAULT_TIME_LIMIT, solve
 from solver.table import read_table
 
@@ -61,8 +63,9 @@ def run(args: argparse.Namespace) -> int:
             initial_meld=args.initial_meld,
             time_limit=args.time_limit,
         )
+        plan = plan_of(solution)
         if args.image:
-            write_image(solution, args.image)
+            write_image(solution, plan, args.image)
     except RummikubError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -70,27 +73,32 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: cannot write {args.image}: {error.strerror}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(as_json(solution)))
+        print(json.dumps(as_json(solution, plan)))
     else:
-        print(as_text(solution))
+        print(as_text(solution, plan))
     return 0
 
 
-def write_image(solution: Solution, path: str) -> None:
+def write_image(solution: Solution, plan: Plan, path: str) -> None:
+    """The picture, its sets in the order and with the numbers the moves use."""
     from render import render_solution
 
+    shown, numbers = numbered(solution, plan)
     with open(path, "wb") as f:
-        f.write(render_solution(solution))
+        f.write(render_solution(shown, labels=[str(n) for n in numbers]))
 
 
-def as_json(solution: Solution) -> dict[str, Any]:
+def as_json(solution: Solution, plan: Plan | None = None) -> dict[str, Any]:
+    plan = plan or plan_of(solution)
     answer = solution.to_json()
-    answer["moves"] = [move.to_json() for move in plan_solution(solution)]
+    answer["moves"] = [move.to_json() for move in plan.moves]
+    answer["set_numbers"] = list(plan.numbers)
     return answer
 
 
-def as_text(solution: Solution) -> str:
-    """The play in a few lines a player can follow."""
+def as_text(solution: Solution, plan: Plan | None = None) -> str:
+    """The play in a few lines a player can follow; sets carry the numbers the moves use."""
+    plan = plan or plan_of(solution)
     rules = solution.rules
     lines = []
     if not solution.has_play:
@@ -105,17 +113,23 @@ def as_text(solution: Solution) -> str:
         lines.append("(best found within the time limit; there may be better)")
     if solution.table:
         lines.append("Table after:" if solution.has_play else "Table:")
-        for n, (s, old, row) in enumerate(zip(solution.table, solution.kept_from, solution.origins, strict=True), 1):
-            if old is None:
-                note = "new"
-            elif any(o.old_set != old for o in row):
-                note = f"set {old + 1}, grown"
-            else:
-                note = f"set {old + 1}"
-            lines.append(f"  {n:>2}. {s}   ({note})")
-    moves = plan_solution(solution)
-    if moves:
+        rows = zip(plan.numbers, solution.table, solution.kept_from, solution.origins, strict=True)
+        for number, s, old, row in sorted(rows, key=lambda r: r[0]):
+            note = _note(solution, number, s, old, row)
+            lines.append(f"  {number:>2}. {s}   ({note})")
+    if plan.moves:
         lines.append("Moves:")
-        lines.extend(f"  {n:>2}. {move.describe()}" for n, move in enumerate(moves, 1))
+        lines.extend(f"  {n:>2}. {move.describe()}" for n, move in enumerate(plan.moves, 1))
     lines.append(f"Rack left: {format_tiles(solution.rack_left, rules) or '(empty)'}")
     return "\n".join(lines)
+
+
+def _note(solution: Solution, number: int, s: TileSet, old: int | None, row: Sequence[Origin]) -> str:
+    """How a set of the new table came about, in a word or three."""
+    if number > len(solution.table_before):
+        return "new" if old is None else f"split from set {old + 1}"
+    if old != number - 1:
+        return "changed"
+    if any(o.old_set != old for o in row) or len(s) != len(solution.table_before[old]):
+        return "grown"
+    return "as before"

@@ -74,8 +74,8 @@ class TextPlace:
 class SetPlace:
     """A set's trays (one per row it spans, usually one) and their label tabs.
 
-    ``label`` is the set's 1-based position in the table: the number the move
-    list uses. ``emphasis`` is its strongest mark, so a set that takes rack
+    ``label`` is the number the move list uses for the set (by default its
+    1-based position in the table). ``emphasis`` is its strongest mark, so a set that takes rack
     tiles can show it in its label too.
     """
 
@@ -139,16 +139,27 @@ class _Content:
     marks: tuple[tuple[Mark, ...], ...]
     rack: tuple[Tile, ...] | None
     rack_caption: str
+    #: each set's label; by default its 1-based position
+    labels: tuple[str, ...] | None = None
 
 
 def layout_solution(
-    solution: Solution, *, show_rack: bool = True, width: int = MAX_WIDTH, scale: float | None = None
+    solution: Solution,
+    *,
+    show_rack: bool = True,
+    width: int = MAX_WIDTH,
+    scale: float | None = None,
+    labels: Sequence[str] | None = None,
 ) -> Layout:
     """The picture of a play: the new table with the play's tiles marked, a header, legend and rack left.
 
     ``width`` is the widest the picture may be (it shrinks to its content, not
     below ``MIN_WIDTH``); ``scale`` None picks the largest that fits Telegram.
+    ``labels`` names each set (the numbers the move list uses); by default the
+    sets are numbered 1, 2, ... in order.
     """
+    if labels is not None and len(labels) != len(solution.table):
+        raise LayoutError(f"{len(labels)} labels for {len(solution.table)} sets")
     marks = tuple(tuple(row) for row in marks_of(solution))
     used = {m for row in marks for m in row}
     legend: tuple[Mark, ...] = ()
@@ -161,7 +172,9 @@ def layout_solution(
         caption = "Rack left: empty, you win!"
     else:
         caption = f"Rack left: {_count(len(solution.rack_left))}"
-    content = _Content(summary(solution), legend, solution.table, marks, rack, caption)
+    content = _Content(
+        summary(solution), legend, solution.table, marks, rack, caption, tuple(labels) if labels else None
+    )
     return _fit(content, width, scale)
 
 
@@ -288,8 +301,11 @@ class _Builder:
             self.texts.append(TextPlace(text, box, text_size, TextRole.LEGEND))
         self.y += rows_of(placed) * line - self.m.row_gap // 2 + self.m.section_gap
 
-    def table(self, sets: Sequence[TileSet], marks: Sequence[Sequence[Mark]]) -> None:
+    def table(
+        self, sets: Sequence[TileSet], marks: Sequence[Sequence[Mark]], labels: Sequence[str] | None = None
+    ) -> None:
         m = self.m
+        names = list(labels) if labels is not None else [str(i + 1) for i in range(len(sets))]
         tray_h = m.tile_h + 2 * m.tray_pad
         row_h = m.label_h + tray_h
         if not sets:
@@ -308,7 +324,7 @@ class _Builder:
         widths: list[int] = []
         for i, s in enumerate(sets):
             for k, part in enumerate(chunks(len(s.tiles), per_row)):
-                label = str(i + 1) if k == 0 else f"{i + 1} cont."
+                label = names[i] if k == 0 else f"{names[i]} cont."
                 label_size = _fitting_size(label, m.label_font, self.avail - 2 * m.tray_pad)
                 tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
                 items.append((i, part, label))
@@ -331,8 +347,7 @@ class _Builder:
                 box = Box(tray.x + m.tray_pad + k * m.tile_pitch, tray.y + m.tray_pad, m.tile_w, m.tile_h)
                 self.tiles.append(TilePlace(sets[i].tiles[j], box, set_marks[j], i, j, m))
         for i in range(len(sets)):
-            label = str(i + 1)
-            self.sets.append(SetPlace(i, label, tuple(trays[i]), tuple(tabs[i]), _strongest(marks[i])))
+            self.sets.append(SetPlace(i, names[i], tuple(trays[i]), tuple(tabs[i]), _strongest(marks[i])))
         self.y += rows_of(placed) * (row_h + m.row_gap) - m.row_gap + m.section_gap
 
     def rack_section(self, rack: Sequence[Tile], caption: str) -> None:
@@ -398,7 +413,7 @@ def _compose(content: _Content, m: Metrics, width: int) -> Layout:
         b.header(content.header)
     if content.legend:
         b.legend_row(content.legend)
-    b.table(content.sets, content.marks)
+    b.table(content.sets, content.marks, content.labels)
     if content.rack is not None:
         b.rack_section(content.rack, content.rack_caption)
     return b.finish()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from solver.flows import Flow, assign
@@ -61,6 +61,25 @@ def plan_of(solution: Solution, *, budget: int = SEARCH_BUDGET) -> Plan:
     return plan(
         solution.table_before, solution.table, solution.placed, solution.rules, hint=solution.kept_from, budget=budget
     )
+
+
+def numbered(solution: Solution, plan: Plan) -> tuple[Solution, tuple[int, ...]]:
+    """The new table as the moves leave it, for pictures and lists: sets in the order of their numbers.
+
+    Each set's ``kept_from`` becomes the old set it continues under the plan
+    (its own number, or the run it split from), so only tiles that really
+    changed set show as moved. Returns the solution and the sets' numbers.
+    """
+    n = len(solution.table_before)
+    order = sorted(range(len(solution.table)), key=lambda j: plan.numbers[j])
+    homes = [plan.numbers[j] - 1 if plan.numbers[j] <= n else solution.kept_from[j] for j in order]
+    shown = replace(
+        solution,
+        table=tuple(solution.table[j] for j in order),
+        origins=tuple(solution.origins[j] for j in order),
+        kept_from=tuple(homes),
+    )
+    return shown, tuple(plan.numbers[j] for j in order)
 
 
 def plan(

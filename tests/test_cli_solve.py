@@ -85,3 +85,20 @@ def test_image_option_writes_a_png(tmp_path: Path) -> None:
     done = solve("--rack", "3R 4R 5R 7B J 11K", "--table", "6R 7R 8R | 7K 7O 7R", "--image", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_sets_carry_the_numbers_the_moves_use(tmp_path: Path) -> None:
+    args = ["--rack", "8R 8B", "--table", "5R 6R 7R 8R | 8K 8O 8B | 9R 10R 11R"]
+    answer = json.loads(solve(*args, "--json").stdout)
+    final: dict[int, list[str]] = {}
+    for move in answer["moves"]:
+        for part in move["result"]:
+            final[part["set"]] = part["tiles"]
+    numbered = dict(zip(answer["set_numbers"], answer["table"], strict=True))
+    for number, tiles in final.items():
+        if number in numbered:
+            assert sorted(numbered[number]) == sorted(tiles), number
+    text = solve(*args).stdout
+    assert "   1. 5R 6R 7R   (changed)" in text
+    assert "   3. 9R 10R 11R   (as before)" in text
+    assert "   4. 8R 8B 8O   (new)" in text
