@@ -326,3 +326,14 @@ def test_first_turn_without_a_play_shows_the_empty_table_and_the_rack() -> None:
     assert texts[TextRole.HEADER] == "No play: draw a tile"
     assert texts[TextRole.EMPTY] == "The table is empty"
     assert len(layout.rack) == 5 and layout.legend == ()
+
+
+def test_sets_can_carry_the_move_lists_numbers() -> None:
+    play = small_play()
+    names = [str(10 + i) for i in range(len(play.table))]
+    layout = layout_solution(play, labels=names)
+    check_layout(layout)
+    assert [s.label for s in layout.sets] == names
+    assert [t.text for s in layout.sets for t in s.tabs] == names
+    with pytest.raises(LayoutError):
+        layout_solution(play, labels=names[:-1])
