@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
+
+from bot.telegram.errors import SORRY
 from bot.telegram.parsing import MAX_TEXT
 from tests.bot_support import ALICE, BOB, PNG, rack_of, session, tiles
 from tests.fake_bot_api import png_size
@@ -179,3 +183,24 @@ async def test_each_private_chat_keeps_its_own_game(tmp_path: Path) -> None:
         assert rack_of(await s.player(BOB.id, BOB)) == tiles("9K 10K")
         shown = await s.ask(BOB, "/rack")
         assert "9K 10K" in shown.text and "3R" not in shown.text
+
+
+async def test_a_bug_is_logged_with_its_update_and_the_chat_only_hears_sorry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import bot.telegram.table as table_module
+
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise KeyError("a bug in the picture code")
+
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
+        monkeypatch.setattr(table_module, "table_picture", broken)
+        with caplog.at_level(logging.ERROR, logger="bot.telegram.errors"):
+            sorry = await s.ask(ALICE, "/status")
+        assert sorry.text == SORRY
+        assert "KeyError" not in sorry.text and "Traceback" not in sorry.text
+        logged = [r for r in caplog.records if r.name == "bot.telegram.errors"]
+        assert logged and "/status" in logged[0].getMessage() and logged[0].exc_info is not None
+        # the bot goes on answering
+        assert "3-6R" in (await s.ask(ALICE, "/help")).text
