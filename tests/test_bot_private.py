@@ -71,6 +71,11 @@ async def test_plain_text_rack_and_table_lines_set_both_and_solve_at_once(tmp_pa
         assert rack_of(me) == tiles("10R 11R 12R 13R 5B")
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
         assert [str(x) for x in state.table] == ["6R 7R 8R", "7B 7K 7O"]
+        # the same position again is solved again, but stores nothing new
+        events = await s.service.count_events(state.id)
+        again = await s.ask(ALICE, "rack: 5B 10R 11R 12R 13R\ntable: 6R 7R 8R | 7B 7K 7O")
+        assert again.method == "sendPhoto" and again.text == photo.text
+        assert await s.service.count_events(state.id) == events
 
         # a loose list of table tiles is laid out in sets by the solver
         photo = await s.ask(ALICE, "table: 8B 9B 10B 1K 1O 1R")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from solver.sets import TileSet
 from solver.solution import Objective, Solution
 from solver.solve import solve as real_solve
 from solver.tiles import Tile
-from tests.bot_support import ALICE, BOB, PNG, database, rack_of, session, settings_for, tiles
+from tests.bot_support import ALICE, BOB, PNG, database, deps_of, rack_of, session, settings_for, tiles
 from tests.fake_bot_api import TOKEN, FakeBotApi, User
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +77,18 @@ async def test_twenty_chats_at_once_are_all_answered_correctly(tmp_path: Path) -
             assert photo.text.startswith(f"Best play (most tiles): {p['best_tiles']} tile"), (p["id"], photo.text)
             player = await s.player(user.id, user)
             assert sorted(rack_of(player)) == sorted(tiles(" ".join(p["rack"])))
+
+
+async def test_a_dead_solver_process_is_replaced_and_the_answer_still_comes(tmp_path: Path) -> None:
+    async with session(tmp_path, processes=1) as s:
+        await s.ask(ALICE, "/rack 10R 11R 12R 13R")
+        pool = deps_of(s.app).solver_pool
+        assert pool is not None
+        with pytest.raises(BrokenExecutor):
+            await asyncio.wrap_future(pool.submit(os._exit, 1))  # the worker dies, the pool is broken
+        photo = await s.ask(ALICE, "/solve")
+        assert photo.method == "sendPhoto" and "4 tiles, 46 points" in photo.text
+        assert deps_of(s.app).solver_pool is not pool
 
 
 async def test_another_chats_help_is_answered_while_a_slow_solve_runs(

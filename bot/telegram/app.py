@@ -94,9 +94,9 @@ def build_application(
         db=db,
         service=GameService(db),
         pool=ThreadPoolExecutor(max_workers=workers or default_workers(), thread_name_prefix="solver"),
-        solver_pool=solver_processes(count)
-        if (count := default_processes() if processes is None else processes)
-        else None,
+        solver_pool=solver_processes(count) if count else None,
+        solver_count=count,
+        new_solver_pool=(lambda: solver_processes(count)) if count else None,
     )
     add_handlers(application)
     return application

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
@@ -20,6 +21,7 @@ from bot.storage import Database, GameService
 from bot.telegram.suggestions import Suggestions
 
 KEY = "rummikub"
+log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -42,6 +44,7 @@ class Deps:
     pool: Executor
     solver_pool: Executor | None = None
     solver_count: int = 0
+    new_solver_pool: Callable[[], Executor] | None = None
     suggestions: Suggestions = field(default_factory=Suggestions)
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -50,9 +53,25 @@ class Deps:
         return await loop.run_in_executor(self.pool, functools.partial(work, *args, **kwargs))
 
     async def solving(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a solve-plan-draw in the solver pool (the thread pool when there is none)."""
+        """Run a solve-plan-draw in the solver pool (the thread pool when there is none).
+
+        A solver process that dies (out of memory, a crash in native code) breaks the whole pool; the
+        pool is then replaced and the work tried once more, so one bad moment does not stop every
+        later answer.
+        """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.solver_pool or self.pool, functools.partial(work, *args, **kwargs))
+        call = functools.partial(work, *args, **kwargs)
+        pool = self.solver_pool or self.pool
+        try:
+            return await loop.run_in_executor(pool, call)
+        except BrokenExecutor:
+            if self.new_solver_pool is None:
+                raise
+            log.error("the solver pool broke; starting a new one")
+            if self.solver_pool is pool:  # the first answer to notice replaces it; the others just retry
+                self.solver_pool = self.new_solver_pool()
+                pool.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self.solver_pool or self.pool, call)
 
     async def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -111,9 +111,14 @@ async def rack_and_table(
 async def _store(
     service: GameService, state: GameState, user_id: int, rack: Sequence[Tile] | None, table: Sequence[TileSet] | None
 ) -> GameState:
-    """Write the rack and the table in an order whose in-between state fits the deck."""
+    """Write the rack and the table (only what differs from the game) in an order whose in-between state
+    fits the deck."""
     me = state.player(user_id)
     assert me is not None
+    if rack is not None and Counter(rack) == Counter(me.rack):
+        rack = None
+    if table is not None and _layout(table) == _layout(state.table):
+        table = None
     if rack is not None and table is not None:
         new_table_tiles = Counter(t for s in table for t in s.tiles)
         clash = any(new_table_tiles[t] + me.rack.count(t) > state.rules.copies_of(t) for t in set(me.rack))
@@ -126,6 +131,11 @@ async def _store(
     if rack is not None:
         return await service.set_rack(state.id, user_id, rack)
     return state
+
+
+def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
+    """A table as its sets' tiles in order, the sets in order (what a correction would change)."""
+    return [tuple(str(t) for t in s.tiles) for s in table]
 
 
 @guarded
