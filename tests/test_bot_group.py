@@ -114,8 +114,14 @@ async def test_group_only_answers_commands_and_position_lines(tmp_path: Path) ->
         private_rack = await s.ask(BOB, "rack: 1B 2B 3B", GROUP)
         assert "private" in private_rack.text and "1B" not in private_rack.text
         assert rack_of(await s.player(GROUP.id, BOB)) == []
+        mark = s.fake.mark()
         solve = await s.ask(BOB, "/solve", GROUP)
         assert solve.button("My rack")
+        assert not [c for c in s.fake.calls[mark:] if c.method == "deleteMessage"]  # nothing secret to hide
+        mark = s.fake.mark()
+        await s.ask(BOB, "/rack 1B 2B 3B", GROUP)
+        deleted = [c for c in s.fake.calls[mark:] if c.method == "deleteMessage"]
+        assert len(deleted) == 1 and deleted[0].params["chat_id"] == GROUP.id
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(tmp_path: Path) -> None:

@@ -25,11 +25,14 @@ from solver.notation import parse_tiles
 log = logging.getLogger(__name__)
 
 
-async def private_only(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The group answer to anything that would show a rack: the private-chat button, nothing stored."""
+async def private_only(update: Update, context: ContextTypes.DEFAULT_TYPE, *, holds_tiles: bool = True) -> None:
+    """The group answer to anything that would show a rack: the private-chat button, nothing stored.
+
+    ``holds_tiles``: the message itself names rack tiles (so it is better deleted from the group).
+    """
     chat, _ = speaker(update)
     message = update.message
-    if message is not None:
+    if message is not None and holds_tiles:
         try:
             await message.delete()
         except TelegramError as why:  # not an admin: the message stays, but we neither store nor repeat it

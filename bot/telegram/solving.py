@@ -92,7 +92,7 @@ async def send_answer(
 async def solve_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = speaker(update)
     if is_group(chat):
-        await private_only(update, context)
+        await private_only(update, context, holds_tiles=False)
         return
     state = await current_game(deps(context).service, chat, user)
     await send_answer(update, context, state, seat_of(state, user), Objective.TILES)
