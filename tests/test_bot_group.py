@@ -122,6 +122,11 @@ async def test_group_only_answers_commands_and_position_lines(tmp_path: Path) ->
         await s.ask(BOB, "/rack 1B 2B 3B", GROUP)
         deleted = [c for c in s.fake.calls[mark:] if c.method == "deleteMessage"]
         assert len(deleted) == 1 and deleted[0].params["chat_id"] == GROUP.id
+        # a play Bob records while it is Alice's turn, with tiles the bot never saw on a rack: Alice's play
+        recorded = await s.ask(BOB, "/play 1K 2K 3K", GROUP)
+        assert recorded.text == "Recorded: 1K 2K 3K (3 tiles) put down by Alice. Bob to play."
+        game = await s.service.active_game(GROUP.id)
+        assert "1K 2K 3K" in [str(x) for x in game.table] and game.turn == BOB.id
 
 
 async def test_a_group_that_becomes_a_supergroup_keeps_its_game(tmp_path: Path) -> None:
@@ -132,7 +137,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(tmp_path: Path) 
         s.fake.offer({"message": s.fake.user_message(ALICE, GROUP, migrate_to_chat_id=SUPERGROUP.id)})
         s.fake.offer({"message": s.fake.user_message(ALICE, SUPERGROUP, migrate_from_chat_id=GROUP.id)})
         status = await s.ask(BOB, "/status", SUPERGROUP)
-        assert status.method == "sendPhoto" and "Alice: 0 tiles" in status.text
+        assert status.method == "sendPhoto" and "Alice: rack not set" in status.text
         assert not s.fake.sent(GROUP.id, mark)
         game = await s.service.active_game(SUPERGROUP.id)
         assert [str(x) for x in game.table] == ["6R 7R 8R"]

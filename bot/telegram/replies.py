@@ -104,8 +104,9 @@ def rack_button(bot_username: str, invite: str) -> InlineKeyboardMarkup:
 
 
 def turn_line(state: GameState) -> str:
+    """Whose turn it is, when there is more than one player to take turns."""
     p = state.turn_player
-    return f"{p.name} to play." if p is not None else ""
+    return f"{p.name} to play." if p is not None and len(state.active_players) > 1 else ""
 
 
 def players_text(state: GameState) -> str:
@@ -114,7 +115,8 @@ def players_text(state: GameState) -> str:
     for p in state.active_players:
         arrow = " ← to play" if p.user_id == state.turn else ""
         meld = "" if p.melded else ", no meld yet"
-        lines.append(f"{p.seat + 1}. {p.name}: {plural(len(p.rack), 'tile')}{meld}{arrow}")
+        tiles = "rack not set" if not p.rack and not p.tiles_played else plural(len(p.rack), "tile")
+        lines.append(f"{p.seat + 1}. {p.name}: {tiles}{meld}{arrow}")
     return "\n".join(lines) or "No players yet: /join"
 
 

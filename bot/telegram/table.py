@@ -104,11 +104,14 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     mine = not placed - Counter(me.rack)
     played = await service.record_play(state.id, user.id, table_after, player=user.id if mine else None)
     after = played.state
-    who = name_of(user) if mine else f"{name_of(user)} recorded that someone"
-    caption = (
-        f"{who} put down {replies.tiles_text(played.placed, after.rules)} "
-        f"({replies.plural(len(played.placed), 'tile')}). {replies.turn_line(after)}"
-    )
+    what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')})"
+    if mine:
+        said = f"{name_of(user)} put down {what}."
+    else:  # not from the sender's rack as the bot knows it: the turn's player put it down
+        mover = state.turn_player
+        by = f" by {mover.name}" if mover is not None and mover.user_id != user.id else ""
+        said = f"Recorded: {what} put down{by}."
+    caption = f"{said} {replies.turn_line(after)}".strip()
     async with photo_coming(context, chat):
         picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)
     await show(update, context, picture, caption)
