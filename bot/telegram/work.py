@@ -115,7 +115,12 @@ def shown_play(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequ
         kept_from=tuple(kept_from),
         placed=tuple(placed),
         rack_left=(),
-        points_placed=sum(t.number for t in placed),
+        points_placed=sum(  # a joker put down counts as the tile it stands for
+            stand.number
+            for s, row in zip(after, origins, strict=True)
+            for stand, origin in zip(s.stands_for, row, strict=True)
+            if origin.from_rack
+        ),
         kept_sets=sum(1 for k in kept_from if k is not None),
         optimal=True,
         solve_ms=0.0,
