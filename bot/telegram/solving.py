@@ -27,7 +27,7 @@ from bot.telegram.games import current_game, in_group_game, is_group, name_of, s
 from bot.telegram.rack import private_only
 from bot.telegram.sending import photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import fingerprint
-from bot.telegram.work import Answer, answer_for, play_picture, solve_position
+from bot.telegram.work import Answer, answer_for, group_picture, solve_position
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
 from solver.solution import Objective, Solution
@@ -142,7 +142,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         lines.append(turn)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
-        picture = await d.off_loop(play_picture, state.table, after.table, played.placed, after.rules)
+        picture = await d.solving(group_picture, solution)
         caption = (
             f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
             f"{replies.plural(solution.points_placed, 'point')}). {turn}"

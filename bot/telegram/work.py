@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from render import render_solution, render_table, warm_up
-from solver.planner import plan_solution
+from solver.planner import numbered, plan_of
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Origin, Solution
@@ -50,20 +50,30 @@ def solve_position(
     return answer_for(solution)
 
 
-def answer_for(solution: Solution) -> Answer:
-    """Moves and picture for a solution (a cached one, or one just solved)."""
+def answer_for(solution: Solution, *, show_rack: bool = True) -> Answer:
+    """Moves and picture for a solution (a cached one, or one just solved).
+
+    The picture shows the sets in the order and under the numbers the moves
+    use (``solver.planner.numbered``), so "set 5" in the caption is the set
+    labelled 5. ``show_rack`` False is the group's picture: no rack.
+    """
     if not solution.has_play:
         return Answer(solution, (), None)
-    return Answer(solution, moves_of(solution), render_solution(solution))
-
-
-def moves_of(solution: Solution) -> tuple[str, ...]:
-    """The numbered moves; the caption still goes out without them if planning fails."""
     try:
-        return tuple(m.describe() for m in plan_solution(solution, budget=PLAN_BUDGET))
-    except Exception:  # the picture and summary are still right; log and send them
+        plan = plan_of(solution, budget=PLAN_BUDGET)
+    except Exception:  # the picture and summary are still right; log and send them without moves
         log.exception("planning the moves failed for table %s", [str(s) for s in solution.table])
-        return ()
+        return Answer(solution, (), render_solution(solution, show_rack=show_rack))
+    shown, numbers = numbered(solution, plan)
+    picture = render_solution(shown, show_rack=show_rack, labels=[str(n) for n in numbers])
+    return Answer(solution, tuple(m.describe() for m in plan.moves), picture)
+
+
+def group_picture(solution: Solution) -> bytes:
+    """The group's picture of a suggestion someone played: the same sets and numbers, no rack."""
+    picture = answer_for(solution, show_rack=False).picture
+    assert picture is not None, "only a play is posted to the group"
+    return picture
 
 
 def table_picture(
