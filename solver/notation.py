@@ -64,8 +64,13 @@ class NotationError(RummikubError):
         self.token = token
         self.position = position
         self.hint = hint
+        self.where = where
         place = f"character {position + 1}" + (f", {where}" if where else "")
         super().__init__(f"`{token}` ({place}): {hint}")
+
+    def __reduce__(self) -> tuple[type[NotationError], tuple[str, int, str, str]]:
+        # so the error crosses a process pool intact
+        return (type(self), (self.token, self.position, self.hint, self.where))
 
 
 @dataclass(frozen=True, slots=True)

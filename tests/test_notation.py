@@ -173,3 +173,17 @@ def test_tile_like_text_raises_nothing_but_our_own_error(text: str) -> None:
     for parse in (parse_tiles, parse_table):
         with contextlib.suppress(RummikubError):
             parse(text, STANDARD)
+
+
+def test_errors_survive_pickling_for_worker_processes() -> None:
+    import pickle
+
+    with pytest.raises(NotationError) as caught:
+        parse_table("3R 4R | 14B", R)
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert (again.token, again.position, again.hint, str(again)) == (
+        caught.value.token,
+        caught.value.position,
+        caught.value.hint,
+        str(caught.value),
+    )
