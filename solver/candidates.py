@@ -27,17 +27,21 @@ class Shape:
     counts: tuple[tuple[Tile, int], ...]
     #: ``counts`` keyed by ``Tile.id``, for the hot loops
     ids: tuple[tuple[int, int], ...]
+    #: ``counts`` keyed by the tile's row in the model (its place in ``Rules.tiles()``)
+    rows: tuple[tuple[int, int], ...]
     size: int
     value: int
 
     @staticmethod
-    def of(*sets: TileSet) -> Shape:
+    def of(rules: Rules, *sets: TileSet) -> Shape:
         counter: Counter[Tile] = Counter()
         for s in sets:
             counter.update(s.stands_for)
         counts = tuple(counter.items())
         ids = tuple((t.id, n) for t, n in counts)
-        return Shape(sets, counts, ids, sum(len(s) for s in sets), sum(s.value for s in sets))
+        row = tile_rows(rules)
+        rows = tuple((row[t], n) for t, n in counts)
+        return Shape(sets, counts, ids, rows, sum(len(s) for s in sets), sum(s.value for s in sets))
 
 
 @lru_cache(maxsize=16)
@@ -48,11 +52,11 @@ def all_shapes(rules: Rules) -> tuple[Shape, ...]:
     for colour in rules.colour_order:
         for length in range(rules.smallest_set, min(longest_run, rules.numbers) + 1):
             for start in range(1, rules.numbers - length + 2):
-                out.append(Shape.of(TileSet.run(colour, start, (), length)))
+                out.append(Shape.of(rules, TileSet.run(colour, start, (), length)))
     for number in range(1, rules.numbers + 1):
         for size in range(rules.smallest_set, rules.max_group + 1):
             for colours in combinations(rules.colour_order, size):
-                out.append(Shape.of(TileSet.group(number, colours)))
+                out.append(Shape.of(rules, TileSet.group(number, colours)))
     return tuple(out)
 
 
@@ -63,6 +67,6 @@ def available(rules: Rules, pool: dict[int, int]) -> list[Shape]:
 
 
 @lru_cache(maxsize=16)
-def tiles_by_id(rules: Rules) -> dict[int, Tile]:
-    """Every numbered tile of the variant by its ``Tile.id``."""
-    return {t.id: t for t in rules.tiles()}
+def tile_rows(rules: Rules) -> dict[Tile, int]:
+    """Each numbered tile's row in the model: its place in ``Rules.tiles()``."""
+    return {t: i for i, t in enumerate(rules.tiles())}

@@ -42,7 +42,7 @@ Form = tuple[Shape, tuple[tuple[int, int], ...]]
 def _forms(old: TileSet, rules: Rules) -> tuple[Form, ...]:
     """Every grown form of ``old`` within reach, with the extra tiles each needs (cached: tables repeat)."""
     grown = _grown_group(old, rules) if old.kind is Kind.GROUP else _grown_run(old, rules)
-    return tuple((Shape.of(*sets), tuple((t.id, n) for t, n in Counter(extra).items())) for sets, extra in grown)
+    return tuple((Shape.of(rules, *sets), tuple((t.id, n) for t, n in Counter(extra).items())) for sets, extra in grown)
 
 
 def _grown_group(old: TileSet, rules: Rules) -> Iterator[tuple[tuple[TileSet, ...], list[Tile]]]:

@@ -9,8 +9,13 @@ its plugins and settings loaded, and only the problem is made anew per solve
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
+
+# pyscipopt loads numpy, whose OpenBLAS starts a spinning thread per core; the solver does no
+# linear algebra in numpy, and on a small machine those threads steal the cores SCIP needs.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from pyscipopt import Model
 from pyscipopt.scip import PY_SCIP_PARAMSETTING as SCIP_PARAMSETTING
@@ -27,6 +32,7 @@ SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "propagating/maxroundsroot": 0,
     "separating/rapidlearning/freq": -1,
     "separating/maxroundsroot": 3,
+    "misc/usesymmetry": 0,
     "display/verblevel": 0,
     # SCIP's own SIGINT handler is process-wide; with solves in several threads it can be left installed,
     # and then Ctrl-C no longer stops the bot. Interrupts are the application's business.

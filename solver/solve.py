@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.candidates import Shape, available, tiles_by_id
+from solver.candidates import Shape, available, tile_rows
 from solver.deck import check_deck
 from solver.errors import RummikubError
 from solver.kept import variants
@@ -110,17 +110,14 @@ class _Builder:
         self.w_kept = second_max + 1
         self.w_first = self.w_kept * most + second_max + 1
         self.split = self.objective is Objective.POINTS and table[JOKER] > 0
-        needed = {t.id for t in rack + table if not t.is_joker}
-        for _, shape in self.shapes:
-            needed.update(i for i, _ in shape.ids)
-        by_id = tiles_by_id(rules)
-        tiles = sorted((by_id[i] for i in needed), key=rules.tile_key)
+        # a row for every tile of the deck (row k is the k-th of Rules.tiles(), as Shape.rows says)
+        tiles = list(tile_rows(rules))
         program = Program()
-        self.tile_row = {t: program.row(table[t], table[t] + rack[t]) for t in tiles}
-        row_of = {t.id: r for t, r in self.tile_row.items()}
+        for t in tiles:
+            program.row(table[t], table[t] + rack[t])
         kept_rows: dict[int, int] = {}
         for origin, shape in self.shapes:
-            rows = {row_of[i]: n for i, n in shape.ids}
+            rows = dict(shape.rows)
             if origin is not None:
                 if origin not in kept_rows:
                     kept_rows[origin] = program.row(None, 1)
@@ -131,9 +128,9 @@ class _Builder:
         jokers = rack[JOKER] + table[JOKER]
         if jokers:
             joker_row = program.row(table[JOKER], jokers)
-            for t in tiles:
+            for k, t in enumerate(tiles):
                 cost = -self.w_first * t.number if self.split else 0
-                self.joker_columns[t] = program.column({self.tile_row[t]: -1, joker_row: 1}, cost, jokers)
+                self.joker_columns[t] = program.column({k: -1, joker_row: 1}, cost, jokers)
 
     def _weight(self, shape: Shape, origin: int | None) -> float:
         kept = 0 if origin is None else self.old_sizes[origin]
