@@ -76,17 +76,19 @@ def place_jokers(
     and the grown ends of old sets; an old set's own numbered tile is
     replaced by a joker only when nothing else fits.
     """
-    left = jokers.copy()
     sets = [(origin, s) for origin, shape in picked for s in shape.sets]
+    if not jokers:
+        return sets  # shapes are laid without jokers
+    left = jokers.copy()
     marks = [[False] * len(s) for _, s in sets]
     own: list[Counter[Tile]] = []
     for k, (origin, s) in enumerate(sets):
-        old = table[origin] if origin is not None else None
-        was_joker = (
-            Counter(st for t, st in zip(old.tiles, old.stands_for, strict=True) if t.is_joker) if old else Counter()
-        )
-        was_real = Counter(t for t in old.tiles if not t.is_joker) if old else Counter()
-        own.append(was_real)
+        if origin is None:
+            own.append(Counter())
+            continue
+        old = table[origin]
+        was_joker = Counter(st for t, st in zip(old.tiles, old.stands_for, strict=True) if t.is_joker)
+        own.append(Counter(t for t in old.tiles if not t.is_joker))
         for j, st in enumerate(s.stands_for):
             if was_joker[st] and left[st]:
                 was_joker[st] -= 1
@@ -104,8 +106,10 @@ def place_jokers(
                 marks[k][j] = True
     out = []
     for (origin, s), row in zip(sets, marks, strict=True):
-        tiles = tuple(JOKER if m else t for t, m in zip(s.stands_for, row, strict=True))
-        out.append((origin, TileSet(s.kind, tiles, s.stands_for)))
+        if any(row):
+            tiles = tuple(JOKER if m else t for t, m in zip(s.stands_for, row, strict=True))
+            s = TileSet(s.kind, tiles, s.stands_for)
+        out.append((origin, s))
     return out
 
 
@@ -154,32 +158,39 @@ def _join(a: TileSet, b: TileSet) -> TileSet:
 
 def _origins(old: Sequence[TileSet], new: Sequence[TileSet], kept_from: Sequence[int | None]) -> list[list[Origin]]:
     """Where each new tile lay: its own old set first, then the lowest old set with one spare."""
-    spare: dict[int, Counter[Tile]] = {i: s.counts() for i, s in enumerate(old)}
+    spare: list[Counter[Tile]] = [s.counts() for s in old]
     rows: list[list[Origin | None]] = [[None] * len(s) for s in new]
     for k, (s, i) in enumerate(zip(new, kept_from, strict=True)):
         if i is None:
             continue
+        mine = spare[i]
         old_jokers = Counter(st for t, st in zip(old[i].tiles, old[i].stands_for, strict=True) if t.is_joker)
         for j, (t, st) in enumerate(zip(s.tiles, s.stands_for, strict=True)):
-            if t.is_joker and old_jokers[st] > 0 and spare[i][JOKER] > 0:
+            if t.is_joker:
+                if not (old_jokers[st] > 0 and mine[t] > 0):
+                    continue
                 old_jokers[st] -= 1
-            elif t.is_joker or spare[i][t] == 0:
+            elif mine[t] == 0:
                 continue
-            spare[i][t] -= 1
+            mine[t] -= 1
             rows[k][j] = Origin(i)
+    # the rest of the old tiles, lowest old set first, each copy once
+    sources: dict[Tile, list[int]] = {}
+    for i, counts in enumerate(spare):
+        for t, n in counts.items():
+            sources.setdefault(t, []).extend([i] * n)
+    for queue in sources.values():
+        queue.reverse()
     out: list[list[Origin]] = []
-    for k, s in enumerate(new):
+    for s, found in zip(new, rows, strict=True):
         row: list[Origin] = []
-        for j, t in enumerate(s.tiles):
-            found = rows[k][j]
-            if found is None:
-                source = next((i for i in sorted(spare) if spare[i][t] > 0), None)
-                if source is not None:
-                    spare[source][t] -= 1
-                found = Origin(source)
-            row.append(found)
+        for t, o in zip(s.tiles, found, strict=True):
+            if o is None:
+                waiting = sources.get(t)
+                o = Origin(waiting.pop() if waiting else None)
+            row.append(o)
         out.append(row)
-    leftover = sum((c for c in spare.values()), Counter())
-    if +leftover:
-        raise AssertionError(f"old table tiles missing from the new table: {dict(+leftover)}")
+    missing = {str(t): len(q) for t, q in sources.items() if q}
+    if missing:
+        raise AssertionError(f"old table tiles missing from the new table: {missing}")
     return out
