@@ -29,6 +29,8 @@ class Shape:
     ids: tuple[tuple[int, int], ...]
     #: ``counts`` keyed by the tile's row in the model (its place in ``Rules.tiles()``)
     rows: tuple[tuple[int, int], ...]
+    #: the ``Tile.id`` of every tile in the shape
+    id_set: frozenset[int]
     size: int
     value: int
 
@@ -41,7 +43,8 @@ class Shape:
         ids = tuple((t.id, n) for t, n in counts)
         row = tile_rows(rules)
         rows = tuple((row[t], n) for t, n in counts)
-        return Shape(sets, counts, ids, rows, sum(len(s) for s in sets), sum(s.value for s in sets))
+        id_set = frozenset(i for i, _ in ids)
+        return Shape(sets, counts, ids, rows, id_set, sum(len(s) for s in sets), sum(s.value for s in sets))
 
 
 @lru_cache(maxsize=16)
@@ -63,7 +66,10 @@ def all_shapes(rules: Rules) -> tuple[Shape, ...]:
 def available(rules: Rules, pool: dict[int, int]) -> list[Shape]:
     """The shapes the pool (counts by ``Tile.id``) can make at least once, jokers filling in."""
     jokers = pool.get(JOKER.id, 0)
-    return [s for s in all_shapes(rules) if sum(1 for i, _ in s.ids if i not in pool) <= jokers]
+    have = pool.keys()
+    if not jokers:
+        return [s for s in all_shapes(rules) if s.id_set <= have]
+    return [s for s in all_shapes(rules) if len(s.id_set - have) <= jokers]
 
 
 @lru_cache(maxsize=16)

@@ -48,9 +48,10 @@ def solve(
     the deck has. The table's sets must already be valid (``make_set``).
     """
     started = time.perf_counter()
-    check_deck(rules, rack, tiles_of(table))
+    on_table = tiles_of(table)
+    check_deck(rules, rack, on_table.elements())
     rack_count = Counter(rack)
-    table_count = Counter() if initial_meld else tiles_of(table)
+    table_count = Counter() if initial_meld else on_table
     pool = {t.id: n for t, n in (rack_count + table_count).items()}
     columns: list[tuple[int | None, Shape]] = [(None, s) for s in available(rules, pool)]
     if not initial_meld:

@@ -7,7 +7,7 @@ it lies in, not on the tile itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -34,15 +34,16 @@ class Tile:
 
     number: int = 0
     colour: Colour | None = None
+    #: a small int naming the tile (0 for the joker): the solver's hot loops key on it
+    id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        key = self.number if self.colour is None else self.number << 7 | ord(self.colour.value)
+        object.__setattr__(self, "id", key)
 
     def __hash__(self) -> int:
-        # tiles key every counter of the solver: a plain int is much cheaper than hashing the enum
-        return self.number if self.colour is None else self.number << 7 | ord(self.colour._value_)
-
-    @property
-    def id(self) -> int:
-        """A small int naming the tile (0 for the joker): the solver's hot loops key on it."""
-        return self.__hash__()
+        # tiles key every counter of the solver: a stored int is much cheaper than hashing the enum
+        return self.id
 
     @property
     def is_joker(self) -> bool:
