@@ -13,6 +13,7 @@ folder of its own (bench/.cache) and loads it from there.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import statistics
@@ -62,6 +63,7 @@ def measure(positions: list[dict[str, Any]], repeat: int, runners: list[Runner])
             wrong[k] += run() != p["best_tiles"]  # the warm-up run is checked
         for _ in range(repeat):
             for k, run in enumerate(prepared):
+                gc.collect()  # neither solver pays for the other's garbage
                 started = time.perf_counter()
                 run()
                 times[k].append((time.perf_counter() - started) * 1000)
