@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,16 +43,19 @@ def deal(seed: int, sets: int, rack_size: int, rules: Rules) -> tuple[list[Tile]
 
 
 SMALL = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: a family variant: numbers 1-7, three colours, one joker, a 12-point opening
+SMALL_RULES = Rules(numbers=7, colours=3, copies=2, jokers=1, smallest_set=3, initial_meld=12)
 
 
+@pytest.mark.parametrize("rules", [STANDARD, SMALL_RULES], ids=["standard", "small variant"])
 @SMALL
 @given(seed=st.integers(0, 10**9), sets=st.integers(0, 2), rack_size=st.integers(1, 5))
-def test_most_tiles_equals_exhaustive_search(seed: int, sets: int, rack_size: int) -> None:
-    rack, table = deal(seed, sets, rack_size, STANDARD)
-    solution = solve(rack, table, STANDARD)
-    check_solution(solution, rack, table, STANDARD)
+def test_most_tiles_equals_exhaustive_search(rules: Rules, seed: int, sets: int, rack_size: int) -> None:
+    rack, table = deal(seed, sets, rack_size, rules)
+    solution = solve(rack, table, rules)
+    check_solution(solution, rack, table, rules)
     flat = [t for s in table for t in s.tiles]
-    assert solution.tiles_placed == most_tiles(rack, flat, STANDARD)
+    assert solution.tiles_placed == most_tiles(rack, flat, rules)
 
 
 @SMALL
@@ -75,16 +79,3 @@ def test_every_answer_is_legal_on_bigger_tables(seed: int, sets: int, rack_size:
     solution = solve(rack, table, STANDARD, objective=objective)
     check_solution(solution, rack, table, STANDARD)
     assert solution.optimal
-
-
-SMALL_RULES = Rules(numbers=7, colours=3, copies=2, jokers=1, smallest_set=3, initial_meld=12)
-
-
-@SMALL
-@given(seed=st.integers(0, 10**9), sets=st.integers(0, 2), rack_size=st.integers(1, 5))
-def test_variants_equal_exhaustive_search(seed: int, sets: int, rack_size: int) -> None:
-    rack, table = deal(seed, sets, rack_size, SMALL_RULES)
-    solution = solve(rack, table, SMALL_RULES)
-    check_solution(solution, rack, table, SMALL_RULES)
-    flat = [t for s in table for t in s.tiles]
-    assert solution.tiles_placed == most_tiles(rack, flat, SMALL_RULES)
