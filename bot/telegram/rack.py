@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import Update, User
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.storage.domain import GameState
 from bot.storage.errors import NoGame
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
@@ -44,18 +45,26 @@ async def private_only(update: Update, context: ContextTypes.DEFAULT_TYPE, *, ho
     await context.bot.send_message(chat.id, texts.PRIVATE_ONLY, reply_markup=markup)
 
 
-@guarded
-async def rack(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/rack 3R 4R J sets the rack; /rack alone shows it."""
+async def _in_private(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[GameState, User, str] | None:
+    """The speaker's game and the command's text, in a private chat; in a group, the button instead (None)."""
     chat, user = speaker(update)
     if is_group(chat):
         await private_only(update, context)
-        return
+        return None
     assert update.message is not None and update.message.text is not None
+    state = await current_game(deps(context).service, chat, user)
+    return state, user, command_text(update.message.text)
+
+
+@guarded
+async def rack(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rack 3R 4R J sets the rack; /rack alone shows it."""
+    found = await _in_private(update, context)
+    if found is None:
+        return
+    state, user, text = found
     service = deps(context).service
-    state = await current_game(service, chat, user)
     seat_of(state, user)
-    text = command_text(update.message.text)
     if text:
         tiles = parse_tiles(text, state.rules)
         state = await service.set_rack(state.id, user.id, tiles)
@@ -67,14 +76,11 @@ async def rack(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 @guarded
 async def draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/draw 7B: tiles drawn go onto the rack."""
-    chat, user = speaker(update)
-    if is_group(chat):
-        await private_only(update, context)
+    found = await _in_private(update, context)
+    if found is None:
         return
-    assert update.message is not None and update.message.text is not None
-    service = deps(context).service
-    state = await current_game(service, chat, user)
-    tiles = parse_tiles(command_text(update.message.text), state.rules)
-    state = await service.draw(state.id, user.id, tiles)
+    state, user, text = found
+    tiles = parse_tiles(text, state.rules)
+    state = await deps(context).service.draw(state.id, user.id, tiles)
     drew = replies.tiles_text(tiles, state.rules)
     await say(update, context, f"Drew {drew}.\n" + replies.rack_text(seat_of(state, user), state.rules))
