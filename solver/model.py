@@ -24,7 +24,8 @@ from pyscipopt.scip import Expr, ExprCons
 #: SCIP settings chosen by measurement on the benchmark positions (BENCHMARKS.md). These
 #: models are solved at the root node: presolving, root propagation, the sub-SCIP of
 #: rapid learning and the primal heuristics cost more time than they save (the table as it
-#: lies is always handed over as a start solution, and the LP finds the optimum).
+#: lies is always handed over as a start solution, and the LP finds the optimum); plain
+#: Gomory cuts close the gap, the other separators and strong CG cuts only add work.
 SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "randomization/randomseedshift": 0,
     "parallel/maxnthreads": 1,
@@ -32,6 +33,11 @@ SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "propagating/maxroundsroot": 0,
     "separating/rapidlearning/freq": -1,
     "separating/maxroundsroot": 3,
+    "separating/aggregation/freq": -1,
+    "separating/zerohalf/freq": -1,
+    "separating/mcf/freq": -1,
+    "separating/gomory/trystrongcg": False,
+    "separating/gomory/genbothgomscg": False,
     "misc/usesymmetry": 0,
     "display/verblevel": 0,
     # SCIP's own SIGINT handler is process-wide; with solves in several threads it can be left installed,
