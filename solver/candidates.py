@@ -66,7 +66,7 @@ def all_shapes(rules: Rules) -> tuple[Shape, ...]:
 def available(rules: Rules, pool: dict[int, int]) -> list[Shape]:
     """The shapes the pool (counts by ``Tile.id``) can make at least once, jokers filling in."""
     jokers = pool.get(JOKER.id, 0)
-    have = pool.keys()
+    have = set(pool)  # a real set: set algebra with dict keys is ten times slower
     if not jokers:
         return [s for s in all_shapes(rules) if s.id_set <= have]
     return [s for s in all_shapes(rules) if len(s.id_set - have) <= jokers]
