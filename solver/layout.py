@@ -38,7 +38,7 @@ def lay_out(
     fresh.sort(key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s), str(s)))
     new_table = [s for _, s in kept_sets] + fresh
     kept_from: list[int | None] = [i for i, _ in kept_sets] + [None] * len(fresh)
-    origins = _origins(table, new_table, kept_from)
+    origins = trace_origins(table, new_table, kept_from)
     placed = [
         t for s, row in zip(new_table, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
     ]
@@ -156,8 +156,13 @@ def _join(a: TileSet, b: TileSet) -> TileSet:
     return TileSet(Kind.RUN, first.tiles + second.tiles, first.stands_for + second.stands_for)
 
 
-def _origins(old: Sequence[TileSet], new: Sequence[TileSet], kept_from: Sequence[int | None]) -> list[list[Origin]]:
-    """Where each new tile lay: its own old set first, then the lowest old set with one spare."""
+def trace_origins(
+    old: Sequence[TileSet], new: Sequence[TileSet], kept_from: Sequence[int | None]
+) -> list[list[Origin]]:
+    """Where each new tile lay: its own old set (``kept_from``) first, then the lowest old set with one spare.
+
+    Copies no old set holds came from the rack. Raises ``AssertionError`` if an old tile is missing.
+    """
     spare: list[Counter[Tile]] = [s.counts() for s in old]
     rows: list[list[Origin | None]] = [[None] * len(s) for s in new]
     for k, (s, i) in enumerate(zip(new, kept_from, strict=True)):

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from render import render_solution, render_table, warm_up
+from solver.layout import trace_origins
 from solver.planner import numbered, plan_of
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
-from solver.solution import Objective, Origin, Solution
+from solver.solution import Objective, Solution
 from solver.solve import solve
 from solver.tiles import Tile
 
@@ -96,25 +97,13 @@ def shown_play(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequ
     agree: the new table is the old one plus ``placed``).
     """
     old = [Counter(s.tiles) for s in before]
-    left_over = [c.copy() for c in old]
     kept_from: list[int | None] = []
-    origins: list[tuple[Origin, ...]] = []
     for s in after:
         mine = Counter(s.tiles)
         shares = [sum((mine & c).values()) for c in old]
         best = max(range(len(old)), key=lambda i: shares[i], default=None)
-        home = best if best is not None and shares[best] > 0 else None
-        kept_from.append(home)
-        row: list[Origin] = []
-        for t in s.tiles:
-            order = ([home] if home is not None else []) + [i for i in range(len(old)) if i != home]
-            source = next((i for i in order if left_over[i][t] > 0), None)
-            if source is None:
-                row.append(Origin(None))
-            else:
-                left_over[source][t] -= 1
-                row.append(Origin(source))
-        origins.append(tuple(row))
+        kept_from.append(best if best is not None and shares[best] > 0 else None)
+    origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
     return Solution(
         rules=rules,
         objective=Objective.TILES,
