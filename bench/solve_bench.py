@@ -1,10 +1,12 @@
 """Solver speed on the shared positions, ours against the `rummikub-solver` package.
 
-    python bench/solve_bench.py [POSITIONS.json] [--repeat N] [--no-reference]
+    python bench/solve_bench.py [POSITIONS.json] [--repeat N] [--no-reference] [--cold]
 
 Each position is solved once to warm up (and the answer checked), then
-``--repeat`` times, in one process, model building included, the two solvers
-taking turns run by run so both meet the same machine; the script prints median, p90 and max in
+``--repeat`` times back to back, warm, in one process, model building
+included; the two solvers take turns position by position so both meet the
+same machine (``--cold``: run by run, so each run finds the other solver's
+memory in the caches). The script prints median, p90 and max in
 milliseconds for both solvers and the ratio of the medians. `rummikub-solver`
 is not a dependency: when it is missing the script installs it into a cache
 folder of its own (bench/.cache) and loads it from there.
@@ -49,21 +51,51 @@ Prepared = Callable[[], int]
 Runner = Callable[[dict[str, Any]], Prepared]
 
 
-def measure(positions: list[dict[str, Any]], repeat: int, runners: list[Runner]) -> list[tuple[list[float], int]]:
-    """Time each runner on each position, interleaved run by run so both see the same machine.
+def measure(
+    positions: list[dict[str, Any]], repeat: int, runners: list[Runner], *, cold: bool = False
+) -> list[tuple[list[float], int]]:
+    """Time each runner on each position, the runners taking turns position by position.
 
     Reading the position's text is done before the clock starts; each timed
-    call builds its model and solves.
+    call builds its model and solves. A runner's warm-up and timed runs of one
+    position come back to back (warm, as a person asking again would find it),
+    garbage from the other runner is collected before its turn, and the runner
+    that goes first alternates, so both meet the same machine.
+    """
+    if cold:
+        return measure_cold(positions, repeat, runners)
+    times: list[list[float]] = [[] for _ in runners]
+    wrong = [0] * len(runners)
+    for n, p in enumerate(positions):
+        order = list(range(len(runners)))
+        if n % 2:
+            order.reverse()
+        for k in order:
+            run = runners[k](p)
+            wrong[k] += run() != p["best_tiles"]  # the warm-up run is checked
+            gc.collect()  # neither solver pays for the other's garbage
+            for _ in range(repeat):
+                started = time.perf_counter()
+                run()
+                times[k].append((time.perf_counter() - started) * 1000)
+    return list(zip(times, wrong, strict=True))
+
+
+def measure_cold(positions: list[dict[str, Any]], repeat: int, runners: list[Runner]) -> list[tuple[list[float], int]]:
+    """``--cold``: the runners take turns run by run, with a full garbage collection before every run.
+
+    Every timed run then starts with the other runner's memory in the CPU's caches, which costs a
+    solve of a few milliseconds more (in share) than one of a few hundred.
     """
     times: list[list[float]] = [[] for _ in runners]
     wrong = [0] * len(runners)
     for p in positions:
         prepared = [prepare(p) for prepare in runners]
         for k, run in enumerate(prepared):
-            wrong[k] += run() != p["best_tiles"]  # the warm-up run is checked
+            wrong[k] += run() != p["best_tiles"]
         for _ in range(repeat):
             for k, run in enumerate(prepared):
-                gc.collect()  # neither solver pays for the other's garbage
+                gc.collect()
                 started = time.perf_counter()
                 run()
                 times[k].append((time.perf_counter() - started) * 1000)
@@ -126,6 +158,7 @@ def main() -> int:
     parser.add_argument("positions", nargs="?", type=Path, default=DEFAULT_POSITIONS)
     parser.add_argument("--repeat", type=int, default=5, help="timed solves per position (default 5)")
     parser.add_argument("--no-reference", action="store_true", help="skip rummikub-solver")
+    parser.add_argument("--cold", action="store_true", help="take turns run by run, collecting garbage before each")
     args = parser.parse_args()
     positions = json.loads(args.positions.read_text())
     print(
@@ -136,7 +169,7 @@ def main() -> int:
     rs = None if args.no_reference else load_reference()
     if rs is not None:
         runners.append(reference(rs))
-    results = measure(positions, args.repeat, runners)
+    results = measure(positions, args.repeat, runners, cold=args.cold)
     times, wrong = results[0]
     mine = figures(times)
     row = "  ".join(f"{k} {v:7.2f} ms" for k, v in mine.items())

@@ -100,13 +100,25 @@ def _scip() -> Model:
 
 def solve_program(program: Program, time_limit: float) -> Outcome:
     """Maximise; a start solution (if given) is handed to SCIP first."""
+    used = [False] * len(program.rows)
+    for c in program.columns:
+        for r in c.rows:
+            used[r] = True
+    # a row no column touches is settled here: it holds if its bounds admit 0, and SCIP need not see it
+    for (lower, upper), touched in zip(program.rows, used, strict=True):
+        if not touched and ((lower is not None and lower > 0) or (upper is not None and upper < 0)):
+            return Outcome([0] * len(program.columns), optimal=True, feasible=False)
     model = _scip()
     model.setParam("limits/time", time_limit)
     model.setMaximize()
     # (the positional, named form of addVar and addCoefLinear are the fastest calls pyscipopt has: measured)
     add_var, add_coef = model.addVar, model.addCoefLinear
     xs = [add_var("x", "I", 0, c.upper, c.objective) for c in program.columns]
-    rows = [model.addCons(ExprCons(Expr(), lhs=lower, rhs=upper)) for lower, upper in program.rows]
+    rows = {
+        r: model.addCons(ExprCons(Expr(), lhs=lower, rhs=upper))
+        for r, ((lower, upper), touched) in enumerate(zip(program.rows, used, strict=True))
+        if touched
+    }
     for x, c in zip(xs, program.columns, strict=True):
         for r, a in c.rows.items():
             add_coef(rows[r], x, a)
