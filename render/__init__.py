@@ -30,9 +30,7 @@ from solver.solution import Solution
 from solver.tiles import Tile
 
 
-def render_solution(
-    solution: Solution, *, show_rack: bool = True, labels: Sequence[str] | None = None
-) -> bytes:
+def render_solution(solution: Solution, *, show_rack: bool = True, labels: Sequence[str] | None = None) -> bytes:
     """PNG of the table after the play: rack tiles and moved tiles marked, a summary header, the rack left.
 
     ``labels`` names the sets as the move list does (``Plan.numbers``); by default 1, 2, ...

@@ -67,6 +67,8 @@ async def test_plain_text_rack_and_table_lines_set_both_and_solve_at_once(tmp_pa
         assert photo.method == "sendPhoto" and photo.photo is not None and photo.photo.startswith(PNG)
         # not melded yet: an opening from the rack alone
         assert photo.text.startswith("Best opening (most tiles): 4 tiles, 46 points: 10R 11R 12R 13R")
+        # the answer goes out before the position is stored; the chat's next message waits for the store
+        await s.ask(ALICE, "/rules")
         me = await s.player(ALICE.id, ALICE)
         assert rack_of(me) == tiles("10R 11R 12R 13R 5B")
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
@@ -79,6 +81,7 @@ async def test_plain_text_rack_and_table_lines_set_both_and_solve_at_once(tmp_pa
 
         # a loose list of table tiles is laid out in sets by the solver
         photo = await s.ask(ALICE, "table: 8B 9B 10B 1K 1O 1R")
+        await s.ask(ALICE, "/rules")
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
         assert sorted(str(x) for x in state.table) == ["1R 1K 1O", "8B 9B 10B"]
         assert photo.method == "sendPhoto"

@@ -75,6 +75,8 @@ async def test_twenty_chats_at_once_are_all_answered_correctly(tmp_path: Path) -
             assert photo.method == "sendPhoto", photo.text
             assert photo.photo is not None and photo.photo.startswith(PNG)
             assert photo.text.startswith(f"Best play (most tiles): {p['best_tiles']} tile"), (p["id"], photo.text)
+        for user, p in zip(users, positions, strict=True):
+            await s.ask(user, "/rules")  # a chat's next message waits until its position is stored
             player = await s.player(user.id, user)
             assert sorted(rack_of(player)) == sorted(tiles(" ".join(p["rack"])))
 

@@ -205,3 +205,37 @@ async def test_history_is_oldest_first_and_limited(service: GameService) -> None
     assert events[-1].detail == {"tiles": 1}  # a rack's tiles stay out of the readable history
     assert [ev.kind for ev in await service.history(game.id, limit=2)] == [EventKind.PLAYER_JOINED, EventKind.RACK_SET]
     assert await service.count_events(game.id) == 4
+
+
+async def test_rack_and_table_in_one_go_are_two_events_undone_one_at_a_time(service: GameService) -> None:
+    game = await service.new_game(ALICE, ALICE, join_as="Alice")
+    after = await service.set_position(game.id, ALICE, rack=tiles("3R 4R J"), table=table("7R 7B 7K | 1O 2O 3O"))
+    assert [str(s) for s in after.table] == ["7R 7B 7K", "1O 2O 3O"]
+    assert after.player(ALICE) is not None and after.player(ALICE).rack == tuple(tiles("3R 4R J"))  # type: ignore[union-attr]
+    kinds = [ev.kind for ev in await service.history(game.id)]
+    assert kinds == [EventKind.GAME_STARTED, EventKind.PLAYER_JOINED, EventKind.TABLE_SET, EventKind.RACK_SET]
+    undone = await service.undo(game.id, ALICE)
+    assert undone.state.table == after.table and undone.state.player(ALICE).rack == ()  # type: ignore[union-attr]
+    undone = await service.undo(game.id, ALICE)
+    assert undone.state.table == ()
+
+
+async def test_a_new_table_may_take_tiles_the_old_rack_held(service: GameService) -> None:
+    game = await service.new_game(ALICE, ALICE, join_as="Alice")
+    await service.set_rack(game.id, ALICE, tiles("5R 5R 6R"))
+    # both 5R now lie on the table: the rack is emptied first, so no state in between has three 5R
+    after = await service.set_position(game.id, ALICE, rack=tiles("1B"), table=table("5R 6R 7R | 5R 5B 5K"))
+    assert after.player(ALICE).rack == tuple(tiles("1B"))  # type: ignore[union-attr]
+    assert len(after.table) == 2
+
+
+async def test_a_bad_table_with_a_rack_changes_nothing(service: GameService) -> None:
+    game = await service.new_game(ALICE, ALICE, join_as="Alice")
+    before = await service.set_rack(game.id, ALICE, tiles("1R"))
+    with pytest.raises(e.GameError):
+        three_13r = table("13R 13B 13K | 13R 13O 13B | 11R 12R 13R")
+        await service.set_position(game.id, ALICE, rack=tiles("2R"), table=three_13r)
+    assert await service.game(game.id) == before
+    with pytest.raises(e.NotAPlayer):
+        await service.set_position(game.id, BOB, rack=tiles("2R"), table=table("3-5K"))
+    assert await service.game(game.id) == before

@@ -12,7 +12,10 @@ got in between, which no timeout can fix.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +36,25 @@ class Database:
     engine: AsyncEngine
     reads: async_sessionmaker[AsyncSession]
     writes: async_sessionmaker[AsyncSession]
+    _writer: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
 
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
+
+    @contextlib.asynccontextmanager
+    async def write_turn(self) -> AsyncIterator[None]:
+        """Wait here for this process's turn to write (SQLite only: it has one writer at a time).
+
+        Concurrent write transactions would otherwise meet SQLite's busy handler, which polls with
+        sleeps of up to 100 ms. Other processes are still held off by ``BEGIN IMMEDIATE`` and the
+        busy timeout.
+        """
+        if not self.is_sqlite:
+            yield
+            return
+        async with self._writer:
+            yield
 
     async def dispose(self) -> None:
         await self.engine.dispose()

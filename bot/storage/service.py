@@ -87,15 +87,17 @@ class GameService:
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
         """The game a message applies to: in a private chat linked to a group game that the
         user still plays in, that game; otherwise the chat's own running game."""
-        if private:
-            async with self.db.reads() as session, session.begin():
-                link = await session.get(Link, user_id)
-                if link is not None:
-                    state = state_of(await self._row(session, link.game_id))
-                    player = state.player(user_id)
-                    if state.running and player is not None and player.active:
-                        return state
-        return await self.active_game(chat_id)
+        async with self.db.reads() as session, session.begin():  # one transaction: every message reads this
+            link = await session.get(Link, user_id) if private else None
+            if link is not None:
+                state = state_of(await self._row(session, link.game_id))
+                player = state.player(user_id)
+                if state.running and player is not None and player.active:
+                    return state
+            row = await self._running_row(session, chat_id)
+        if row is None:
+            raise errors.NoGame("no game is running in this chat; /new starts one")
+        return state_of(row)
 
     async def game_by_invite(self, invite: str) -> GameState:
         """The running game a deep-link payload names."""
@@ -277,6 +279,49 @@ class GameService:
 
         _, after = await self._change(game_id, user_id, EventKind.TILES_DRAWN, step)
         return after
+
+    async def set_position(
+        self, game_id: int, user_id: int, *, rack: Sequence[Tile] | None = None, table: Sequence[TileSet] | None = None
+    ) -> GameState:
+        """Replace the rack and/or the table in one transaction ("rack: …" and "table: …" in one message).
+
+        Each part is its own event (undo takes them back one at a time), in an order whose states in between
+        fit the deck: when the new table holds tiles of the old rack, the rack is emptied first.
+        """
+
+        def emptied(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            return moves.set_rack(state, user_id, ()), {"tiles": 0}
+
+        def tabled(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            assert table is not None
+            after = moves.set_table(state, user_id, table)
+            return after, {"table": [str(s) for s in after.table]}
+
+        def racked(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            assert rack is not None
+            return moves.set_rack(state, user_id, rack), {"tiles": len(rack)}
+
+        def steps(state: GameState) -> list[tuple[EventKind, Step]]:
+            out: list[tuple[EventKind, Step]] = []
+            if table is not None:
+                me = moves.active_player(state, user_id)
+                laid = moves.table_tiles(table)
+                if rack is not None and any(laid[t] + me.rack.count(t) > state.rules.copies_of(t) for t in me.rack):
+                    out.append((EventKind.RACK_SET, emptied))
+                out.append((EventKind.TABLE_SET, tabled))
+            if rack is not None:
+                out.append((EventKind.RACK_SET, racked))
+            return out
+
+        async def run(session: AsyncSession) -> GameState:
+            row = await self._row(session, game_id, lock=True)
+            now = self.clock()
+            for kind, step in steps(state_of(row)):
+                await self._apply(session, row, user_id, kind, step, now)
+            return state_of(row)
+
+        async with self._locks.hold(game_id):
+            return await self._transaction(run)
 
     async def set_table(self, game_id: int, user_id: int, sets: Sequence[TileSet]) -> GameState:
         """Replace the whole table: a correction, not a play (no tile must stay, no turn passes)."""
@@ -503,7 +548,7 @@ class GameService:
         """
         for attempt in range(self.retries):
             try:
-                async with self.db.writes() as session, session.begin():
+                async with self.db.write_turn(), self.db.writes() as session, session.begin():
                     return await work(session)
             except StaleDataError:
                 await asyncio.sleep(0.005 * 2**attempt)

@@ -20,7 +20,7 @@ Key = tuple[int, int, str, str]
 def fingerprint(state: GameState, player: PlayerState, objective: Objective) -> str:
     """A short hash of everything a solve depends on: rules, table, this rack, the meld, the objective."""
     table = sorted(" ".join(str(t) for t in s.tiles) for s in state.table)
-    rack = " ".join(str(t) for t in player.rack)
+    rack = " ".join(str(t) for t in sorted(player.rack, key=state.rules.tile_key))  # as stored, or as typed
     text = f"{state.rules.describe()}|{'/'.join(table)}|{rack}|{player.melded}|{objective.value}"
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

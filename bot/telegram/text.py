@@ -8,6 +8,7 @@ the private-chat button, a table is set for everyone.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -99,38 +100,30 @@ async def rack_and_table(
         state = await _store(d.service, state, user.id, rack, table)
         await show_table(update, context, state, "Table set. Now send your rack: rack: 3R 4R 5R J")
         return
+    # The answer goes out as soon as it is solved; storing the same position runs meanwhile (the next
+    # message of this chat waits for it). In a burst of chats the stores queue on SQLite's one writer, and
+    # answers that waited for them came out hundreds of milliseconds later (BENCHMARKS.md, Bot).
     solving = start_solving(d, wanted, mine, Objective.TILES)
+    storing = asyncio.ensure_future(_store(d.service, state, user.id, rack, table))
     try:
-        state = await _store(d.service, state, user.id, rack, table)
-    except BaseException:
-        solving.cancel()
-        raise
-    await send_answer(update, context, state, seat_of(state, user), Objective.TILES, solving)
+        await send_answer(update, context, wanted, mine, Objective.TILES, solving)
+    finally:
+        await storing
 
 
 async def _store(
     service: GameService, state: GameState, user_id: int, rack: Sequence[Tile] | None, table: Sequence[TileSet] | None
 ) -> GameState:
-    """Write the rack and the table (only what differs from the game) in an order whose in-between state
-    fits the deck."""
+    """Write the rack and the table, only what differs from the game, in one transaction."""
     me = state.player(user_id)
     assert me is not None
     if rack is not None and Counter(rack) == Counter(me.rack):
         rack = None
     if table is not None and _layout(table) == _layout(state.table):
         table = None
-    if rack is not None and table is not None:
-        new_table_tiles = Counter(t for s in table for t in s.tiles)
-        clash = any(new_table_tiles[t] + me.rack.count(t) > state.rules.copies_of(t) for t in set(me.rack))
-        if clash:
-            state = await service.set_rack(state.id, user_id, [])
-        state = await service.set_table(state.id, user_id, table)
-        return await service.set_rack(state.id, user_id, rack)
-    if table is not None:
-        return await service.set_table(state.id, user_id, table)
-    if rack is not None:
-        return await service.set_rack(state.id, user_id, rack)
-    return state
+    if rack is None and table is None:
+        return state
+    return await service.set_position(state.id, user_id, rack=rack, table=table)
 
 
 def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
