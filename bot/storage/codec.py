@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any
 
 from solver.rules import STANDARD, Rules
@@ -41,7 +42,14 @@ def encode_table(table: Iterable[TileSet]) -> list[SetCode]:
 
 def decode_table(codes: Iterable[Sequence[TileCode]], rules: Rules) -> tuple[TileSet, ...]:
     """Rebuild each set; jokers keep their stored places, so a run reads back as it was written."""
-    return tuple(make_set(decode_tiles(s), rules) for s in codes)
+    return tuple(_decode_set(tuple(s), rules) for s in codes)
+
+
+@lru_cache(maxsize=8192)
+def _decode_set(codes: tuple[TileCode, ...], rules: Rules) -> TileSet:
+    # every message reads its game, and most of a table's sets are as they were: checking each set
+    # again was a third of a read (sets are immutable values, so one may serve every game)
+    return make_set(decode_tiles(codes), rules)
 
 
 def encode_rules(rules: Rules) -> dict[str, int]:
@@ -49,4 +57,9 @@ def encode_rules(rules: Rules) -> dict[str, int]:
 
 
 def decode_rules(data: Mapping[str, Any]) -> Rules:
-    return STANDARD.replace(**{name: int(data[name]) for name in RULE_FIELDS if name in data})
+    return _rules(tuple((name, int(data[name])) for name in RULE_FIELDS if name in data))
+
+
+@lru_cache(maxsize=256)
+def _rules(values: tuple[tuple[str, int], ...]) -> Rules:
+    return STANDARD.replace(**dict(values))
