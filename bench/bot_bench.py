@@ -11,7 +11,8 @@ which runs here and timestamps each update it offers and each reply.
 from ``positions.json``, the largest first, a different one each round ("rack: …" and "table: …" lines:
 store both, solve, plan the moves, draw, send the photo). Two loads:
 
-* burst: in each round every chat sends its position at the same instant;
+* burst: in each round every chat sends its position at the same instant
+  (rounds a second apart, so each burst finds the bot quiet);
 * steady: every chat sends its next position ``--think`` seconds (on average)
   after its previous answer arrived, like people at tables.
 
@@ -49,6 +50,9 @@ from tests.fake_bot_api import FakeBotApi, User  # noqa: E402
 
 DEFAULT_POSITIONS = ROOT.parent / "shared" / "bench" / "positions.json"
 TARGETS = {"median": 150.0, "p99": 400.0}
+#: Seconds between two bursts: the bot stores each position after answering it, and a burst that
+#: arrived while the previous one was still being stored would measure both.
+BURST_PAUSE = 1.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -164,6 +168,7 @@ async def bench(chats: int, rounds: int, think: float, positions: list[dict[str,
         for r in range(rounds):
             chosen = [positions[(i + r * chats) % len(positions)] for i in range(chats)]
             await asyncio.gather(*(solve_once(fake, u, p, burst) for u, p in zip(users, chosen, strict=True)))
+            await asyncio.sleep(BURST_PAUSE)  # each burst meets a quiet bot, not the last one's stores
         steady = Run()
         rng = random.Random(1)
 
