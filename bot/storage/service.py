@@ -81,7 +81,7 @@ class GameService:
         """The chat's running game, or ``NoGame``."""
         state = await self.find_active_game(chat_id)
         if state is None:
-            raise errors.NoGame("no game is running in this chat; /new starts one")
+            raise _no_game()
         return state
 
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
@@ -96,7 +96,7 @@ class GameService:
                     return state
             row = await self._running_row(session, chat_id)
         if row is None:
-            raise errors.NoGame("no game is running in this chat; /new starts one")
+            raise _no_game()
         return state_of(row)
 
     async def game_by_invite(self, invite: str) -> GameState:
@@ -264,11 +264,7 @@ class GameService:
 
     async def set_rack(self, game_id: int, user_id: int, tiles: Sequence[Tile]) -> GameState:
         """Replace the user's rack (the table plus the rack must fit in the deck)."""
-
-        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            return moves.set_rack(state, user_id, tiles), {"tiles": len(tiles)}
-
-        _, after = await self._change(game_id, user_id, EventKind.RACK_SET, step)
+        _, after = await self._change(game_id, user_id, EventKind.RACK_SET, _racking(user_id, tiles))
         return after
 
     async def draw(self, game_id: int, user_id: int, tiles: Sequence[Tile]) -> GameState:
@@ -289,48 +285,24 @@ class GameService:
         fit the deck: when the new table holds tiles of the old rack, the rack is emptied first.
         """
 
-        def emptied(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            return moves.set_rack(state, user_id, ()), {"tiles": 0}
-
-        def tabled(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            assert table is not None
-            after = moves.set_table(state, user_id, table)
-            return after, {"table": [str(s) for s in after.table]}
-
-        def racked(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            assert rack is not None
-            return moves.set_rack(state, user_id, rack), {"tiles": len(rack)}
-
         def steps(state: GameState) -> list[tuple[EventKind, Step]]:
             out: list[tuple[EventKind, Step]] = []
             if table is not None:
                 me = moves.active_player(state, user_id)
                 laid = moves.table_tiles(table)
                 if rack is not None and any(laid[t] + me.rack.count(t) > state.rules.copies_of(t) for t in me.rack):
-                    out.append((EventKind.RACK_SET, emptied))
-                out.append((EventKind.TABLE_SET, tabled))
+                    out.append((EventKind.RACK_SET, _racking(user_id, ())))
+                out.append((EventKind.TABLE_SET, _tabling(user_id, table)))
             if rack is not None:
-                out.append((EventKind.RACK_SET, racked))
+                out.append((EventKind.RACK_SET, _racking(user_id, rack)))
             return out
 
-        async def run(session: AsyncSession) -> GameState:
-            row = await self._row(session, game_id, lock=True)
-            now = self.clock()
-            for kind, step in steps(state_of(row)):
-                await self._apply(session, row, user_id, kind, step, now)
-            return state_of(row)
-
-        async with self._locks.hold(game_id):
-            return await self._transaction(run)
+        _, after = await self._changes(game_id, user_id, steps)
+        return after
 
     async def set_table(self, game_id: int, user_id: int, sets: Sequence[TileSet]) -> GameState:
         """Replace the whole table: a correction, not a play (no tile must stay, no turn passes)."""
-
-        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            after = moves.set_table(state, user_id, sets)
-            return after, {"table": [str(s) for s in after.table]}
-
-        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, step)
+        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, _tabling(user_id, sets))
         return after
 
     async def record_play(
@@ -426,10 +398,21 @@ class GameService:
 
     async def _change(self, game_id: int, user_id: int, kind: EventKind, step: Step) -> tuple[GameState, GameState]:
         """Run ``step`` on the game under its lock, in one transaction; record the event."""
+        return await self._changes(game_id, user_id, lambda state: [(kind, step)])
+
+    async def _changes(
+        self, game_id: int, user_id: int, steps: Callable[[GameState], list[tuple[EventKind, Step]]]
+    ) -> tuple[GameState, GameState]:
+        """Run the steps ``steps`` picks for the game as it is now, in order, under its lock, in one
+        transaction; each records its event. Returns the state before the first and after the last."""
 
         async def run(session: AsyncSession) -> tuple[GameState, GameState]:
             row = await self._row(session, game_id, lock=True)
-            return await self._apply(session, row, user_id, kind, step, self.clock())
+            before = after = state_of(row)
+            now = self.clock()
+            for kind, step in steps(before):
+                _, after = await self._apply(session, row, user_id, kind, step, now)
+            return before, after
 
         async with self._locks.hold(game_id):
             return await self._transaction(run)
@@ -593,6 +576,29 @@ class GameService:
         async with self.db.reads() as session, session.begin():
             query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
             return int((await session.scalar(query)) or 0)
+
+
+def _no_game() -> errors.NoGame:
+    return errors.NoGame("no game is running in this chat; /new starts one")
+
+
+def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
+    """The step that replaces a rack."""
+
+    def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+        return moves.set_rack(state, user_id, tiles), {"tiles": len(tiles)}
+
+    return step
+
+
+def _tabling(user_id: int, sets: Sequence[TileSet]) -> Step:
+    """The step that replaces the table (a correction)."""
+
+    def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+        after = moves.set_table(state, user_id, sets)
+        return after, {"table": [str(s) for s in after.table]}
+
+    return step
 
 
 def _overlaps(keys: Iterable[str], clash: Iterable[str]) -> bool:
