@@ -23,6 +23,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(BytesIO(_font_bytes()), size, layout_engine=ImageFont.Layout.BASIC)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
-    """How many pixels ``text`` takes at ``size`` (rounded up)."""
+    """How many pixels ``text`` takes at ``size`` (rounded up); cached: a layout measures its labels many times."""
     return int(-(-font(size).getlength(text) // 1))

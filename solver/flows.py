@@ -74,15 +74,23 @@ def assign(
     """Identities by greatest overlap (the solver's ``kept_from`` breaks ties), then chunks by greedy largest first."""
     check_balance(before, after, placed)
     old = [Counter(s.tiles) for s in before]
-    new = [Counter(s.tiles) for s in after]
+    # Which old sets hold each tile: overlaps and chunks are then counted over the few tiles a set has,
+    # not by intersecting every new set with every old one.
+    holders: dict[Tile, list[int]] = {}
+    for i, o in enumerate(old):
+        for t in o:
+            holders.setdefault(t, []).append(i)
     pairs = []
-    for j, n in enumerate(new):
-        for i, o in enumerate(old):
-            overlap = _size(n & o)
+    for j, s in enumerate(after):
+        overlaps: Counter[int] = Counter()
+        for t, c in Counter(s.tiles).items():
+            for i in holders.get(t, ()):
+                overlaps[i] += min(c, old[i][t])
+        for i, overlap in overlaps.items():
             if overlap >= 2:
                 hinted = hint is not None and j < len(hint) and hint[j] == i
                 pairs.append((-overlap, not hinted, before[i].kind is not after[j].kind, j, i))
-    identity: list[int | None] = [None] * len(new)
+    identity: list[int | None] = [None] * len(after)
     taken: set[int] = set()
     for _, _, _, j, i in sorted(pairs):
         if identity[j] is None and i not in taken:
@@ -90,7 +98,7 @@ def assign(
             taken.add(i)
     supply: dict[int | None, Counter[Tile]] = {i: Counter(o) for i, o in enumerate(old)}
     supply[None] = Counter(placed)
-    demand = [Counter(n) for n in new]
+    demand = [Counter(s.tiles) for s in after]
     for j, keeps in enumerate(identity):
         if keeps is not None:
             kept = demand[j] & supply[keeps]
@@ -101,13 +109,14 @@ def assign(
         best: tuple[int, bool, bool, int, int] | None = None
         choice: tuple[int | None, int] | None = None
         for j, d in enumerate(demand):
-            if not d:
-                continue
-            for src, s in supply.items():
-                amount = _size(d & s)
-                if amount == 0:
-                    continue
-                key = (-amount, amount != _size(s), src is None, j, -1 if src is None else src)
+            amounts: Counter[int | None] = Counter()
+            for t, c in d.items():
+                for src in (*holders.get(t, ()), None):  # the old sets that held it, and the rack
+                    have = supply[src][t]
+                    if have:
+                        amounts[src] += min(c, have)
+            for src, amount in amounts.items():
+                key = (-amount, amount != _size(supply[src]), src is None, j, -1 if src is None else src)
                 if best is None or key < best:
                     best, choice = key, (src, j)
         assert choice is not None, "balanced tiles always leave a source for a demand"

@@ -115,21 +115,18 @@ def _units(identity: Sequence[int | None], flows: Sequence[Flow]) -> list[_Unit]
     return units
 
 
-@lru_cache(maxsize=1 << 14)
-def _valid_tiles(tiles: tuple[Tile, ...], rules: Rules) -> bool:
-    try:
-        make_set(tiles, rules)
-    except SetError:
-        return False
-    return True
-
-
 def _key(c: Counter[Tile], rules: Rules) -> tuple[Tile, ...]:
     return tuple(sorted(c.elements(), key=rules.tile_key))
 
 
 def _valid(c: Counter[Tile], rules: Rules) -> bool:
-    return _valid_tiles(_key(c, rules), rules)
+    return _valid_counts(frozenset(c.items()), rules)
+
+
+@lru_cache(maxsize=1 << 14)
+def _valid_counts(counts: frozenset[tuple[Tile, int]], rules: Rules) -> bool:
+    """Whether these tiles make a set, cached by their counts (cheaper to build than their sorted order)."""
+    return _shape_of(_key(Counter(dict(counts)), rules), rules) is not None
 
 
 class _Orderer:
@@ -265,9 +262,9 @@ def _name(
             table[created] = Counter()
             final_of[created] = after[unit.target]
         target = number[unit.target]
-        shapes = {n: _shape(c, rules) for n, c in table.items()}
         transfers = tuple(Transfer(f.tiles, None if f.source is None else f.source + 1, target) for f in unit.flows)
         touched = {target} | {tr.source for tr in transfers if tr.source is not None}
+        shapes = {n: _shape(table[n], rules) for n in touched}  # a move is named by the sets it touches
         previous = {n: Counter(table[n]) for n in touched}
         for tr in transfers:
             if tr.source is not None:
@@ -285,10 +282,13 @@ def _name(
 
 
 def _shape(c: Counter[Tile], rules: Rules) -> TileSet | None:
-    if not c:
-        return None
+    return _shape_of(_key(c, rules), rules) if c else None
+
+
+@lru_cache(maxsize=1 << 12)
+def _shape_of(tiles: tuple[Tile, ...], rules: Rules) -> TileSet | None:
     try:
-        return make_set(_key(c, rules), rules)
+        return make_set(tiles, rules)
     except SetError:
         return None
 

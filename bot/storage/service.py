@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.storage import errors, moves
+from bot.storage import errors, moves, reads
 from bot.storage import history as changes
 from bot.storage.codec import encode_rules, encode_tiles
 from bot.storage.database import Database
@@ -69,13 +69,14 @@ class GameService:
 
     async def game(self, game_id: int) -> GameState:
         """A game by id, running or ended."""
-        async with self.db.reads() as session, session.begin():
-            return state_of(await self._row(session, game_id))
+        found = await self._games(reads.by_id(game_id))
+        if not found:
+            raise errors.NoGame(f"there is no game {game_id}")
+        return found[0]
 
     async def find_active_game(self, chat_id: int) -> GameState | None:
-        async with self.db.reads() as session, session.begin():
-            row = await self._running_row(session, chat_id)
-            return None if row is None else state_of(row)
+        found = await self._games(reads.running_in(chat_id))
+        return found[0] if found else None
 
     async def active_game(self, chat_id: int) -> GameState:
         """The chat's running game, or ``NoGame``."""
@@ -87,23 +88,29 @@ class GameService:
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
         """The game a message applies to: in a private chat linked to a group game that the
         user still plays in, that game; otherwise the chat's own running game."""
-        async with self.db.reads() as session, session.begin():  # one transaction: every message reads this
-            link = await session.get(Link, user_id) if private else None
-            if link is not None:
-                state = state_of(await self._row(session, link.game_id))
-                player = state.player(user_id)
-                if state.running and player is not None and player.active:
-                    return state
-            row = await self._running_row(session, chat_id)
-        if row is None:
+        wanted = [reads.running_in(chat_id)]
+        if private:
+            wanted.append(reads.linked_to(user_id))
+        found = await self._games(*wanted)  # one statement: every message reads this
+        own = next((s for s in found if s.chat_id == chat_id and s.running), None)
+        for state in found:
+            player = state.player(user_id)
+            if state is not own and state.running and player is not None and player.active:
+                return state
+        if own is None:
             raise _no_game()
-        return state_of(row)
+        return own
 
     async def game_by_invite(self, invite: str) -> GameState:
         """The running game a deep-link payload names."""
-        async with self.db.reads() as session, session.begin():
-            row = await self._invite_row(session, invite)
-            return state_of(row)
+        found = await self._games(reads.by_invite(invite))
+        if not found or not found[0].running:
+            raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
+        return found[0]
+
+    async def _games(self, *conditions: ColumnElement[bool]) -> list[GameState]:
+        async with self.db.engine.connect() as conn:
+            return await reads.games_where(conn, *conditions)
 
     async def history(self, game_id: int, *, limit: int = 50) -> list[EventRecord]:
         """The game's latest events, oldest first (undone ones flagged)."""
@@ -428,8 +435,7 @@ class GameService:
             return before, before
         write(row, new, now)
         session.add(self._event(row.id, kind, user_id, now, detail, change))
-        await session.flush()
-        return before, state_of(row)
+        return before, state_of(row)  # flushed with the transaction's other steps, in one go
 
     async def _undo(self, session: AsyncSession, game_id: int, user_id: int) -> Undone:
         row = await self._row(session, game_id, lock=True)
@@ -543,25 +549,25 @@ class GameService:
 
     @staticmethod
     async def _row(session: AsyncSession, game_id: int, *, lock: bool = False) -> Game:
-        query = select(Game).where(Game.id == game_id).options(selectinload(Game.players))
+        query = select(Game).where(Game.id == game_id).options(joinedload(Game.players))
         if lock:
             query = query.with_for_update(of=Game)
-        row = (await session.scalars(query)).one_or_none()
+        row = (await session.scalars(query)).unique().one_or_none()
         if row is None:
             raise errors.NoGame(f"there is no game {game_id}")
         return row
 
     @staticmethod
     async def _running_row(session: AsyncSession, chat_id: int, *, lock: bool = False) -> Game | None:
-        query = select(Game).where(Game.chat_id == chat_id, Game.status == RUNNING).options(selectinload(Game.players))
+        query = select(Game).where(Game.chat_id == chat_id, Game.status == RUNNING).options(joinedload(Game.players))
         if lock:
             query = query.with_for_update(of=Game)
-        return (await session.scalars(query)).one_or_none()
+        return (await session.scalars(query)).unique().one_or_none()
 
     @staticmethod
     async def _invite_row(session: AsyncSession, invite: str) -> Game:
-        query = select(Game).where(Game.invite == invite).options(selectinload(Game.players))
-        row = (await session.scalars(query)).one_or_none()
+        query = select(Game).where(Game.invite == invite).options(joinedload(Game.players))
+        row = (await session.scalars(query)).unique().one_or_none()
         if row is None or row.status != RUNNING:
             raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
         return row
