@@ -27,6 +27,11 @@ from sqlalchemy.pool import ConnectionPoolEntry
 #: Execution option that marks an engine whose transactions write.
 WRITES = "rummikub_writes"
 BUSY_TIMEOUT_MS = 10_000
+#: A SQLite file's connections: a few, kept, and waited for in turn. Each statement takes well under a
+#: millisecond, so when 20 chats ask at once the reads queue and the first is done in a few ms; with
+#: SQLAlchemy's default (5, plus 10 made and thrown away again when more are busy) all 20 went ahead together
+#: and made new connections, and the first finished as late as the last (BENCHMARKS.md, Bot).
+SQLITE_POOL: dict[str, Any] = {"pool_size": 4, "max_overflow": 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,8 @@ def open_database(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, ech
 
 def make_engine(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo: bool = False) -> AsyncEngine:
     url = make_url(url)
-    engine = create_async_engine(url, echo=echo)
+    pooling = SQLITE_POOL if url.get_backend_name() == "sqlite" and sqlite_file(url) is not None else {}
+    engine = create_async_engine(url, echo=echo, **pooling)
     if url.get_backend_name() == "sqlite":
         _make_folder(url)
         _tune_sqlite(engine, busy_timeout_ms)

@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
+from bot.telegram.lull import Lull
 from bot.telegram.suggestions import Suggestions
 
 KEY = "rummikub"
@@ -46,6 +47,7 @@ class Deps:
     solver_count: int = 0
     new_solver_pool: Callable[[], Executor] | None = None
     suggestions: Suggestions = field(default_factory=Suggestions)
+    lull: Lull = field(default_factory=Lull)
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run CPU work (SCIP, Pillow, the puzzle search) in the thread pool, never on the event loop."""

@@ -77,15 +77,16 @@ async def send_answer(
     """Solve (or take ``pending``, a solve already started for this position) and send the picture."""
     chat, _ = speaker(update)
     d = deps(context)
-    async with photo_coming(context, chat):
-        answer = await (pending if pending is not None else answer_now(d, state, me, objective))
-    solution = answer.solution
-    d.suggestions.put(_key(state, me, objective), solution)
-    if answer.picture is None:
-        await say(update, context, replies.no_play(solution))
-        return
-    markup = replies.solve_buttons(state.id, solution, fingerprint(state, me, objective))
-    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
+    with d.lull.answer():
+        async with photo_coming(context, chat):
+            answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+        solution = answer.solution
+        d.suggestions.put(_key(state, me, objective), solution)
+        if answer.picture is None:
+            await say(update, context, replies.no_play(solution))
+            return
+        markup = replies.solve_buttons(state.id, solution, fingerprint(state, me, objective))
+        await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
 
 
 @guarded

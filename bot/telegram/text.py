@@ -21,6 +21,7 @@ from bot.telegram import replies, texts
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.lull import Lull
 from bot.telegram.parsing import parse_position
 from bot.telegram.rack import private_only
 from bot.telegram.sending import say
@@ -80,6 +81,24 @@ async def rack_and_table(
     update: Update, context: ContextTypes.DEFAULT_TYPE, rack_text: str | None, table_text: str | None
 ) -> None:
     """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored."""
+    d = deps(context)
+    stores: list[asyncio.Future[GameState]] = []
+    try:
+        with d.lull.answer():
+            await _answer(update, context, rack_text, table_text, stores)
+    finally:  # outside the answer: a store waits for a lull, and this answer's end is part of one
+        for storing in stores:
+            await storing
+
+
+async def _answer(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    rack_text: str | None,
+    table_text: str | None,
+    stores: list[asyncio.Future[GameState]],
+) -> None:
+    """Check, solve and send; a store of the position still running is added to ``stores``."""
     chat, user = speaker(update)
     d = deps(context)
     state = await current_game(d.service, chat, user)
@@ -93,22 +112,32 @@ async def rack_and_table(
         rack if rack is not None else me.rack,
         [t for s in (table if table is not None else state.table) for t in s.tiles],
     )
-    # Solve while the rack and table are being stored: the position is known already.
+    # The position to solve is known already: the game with what this message changes.
     wanted = replace(state, table=tuple(table) if table is not None else state.table)
     mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
     if not mine.rack:  # nothing to solve with yet: store what came, show it, ask for the rack
         state = await _store(d.service, state, user.id, rack, table)
         await show_table(update, context, state, "Table set. Now send your rack: rack: 3R 4R 5R J")
         return
-    # The answer goes out as soon as it is solved; storing the same position runs meanwhile (the next
-    # message of this chat waits for it). In a burst of chats the stores queue on SQLite's one writer, and
-    # answers that waited for them came out hundreds of milliseconds later (BENCHMARKS.md, Bot).
+    # The answer goes out as soon as it is solved. Storing the same position is bookkeeping nobody waits
+    # for, so it waits for a lull in the answers (``bot.telegram.lull``); the chat's next message waits
+    # for it. In a burst of chats, answers that waited for the stores came out hundreds of milliseconds
+    # later (BENCHMARKS.md, Bot).
     solving = start_solving(d, wanted, mine, Objective.TILES)
-    storing = asyncio.ensure_future(_store(d.service, state, user.id, rack, table))
-    try:
-        await send_answer(update, context, wanted, mine, Objective.TILES, solving)
-    finally:
-        await storing
+    stores.append(asyncio.ensure_future(_store_in_lull(d.lull, d.service, state, user.id, rack, table)))
+    await send_answer(update, context, wanted, mine, Objective.TILES, solving)
+
+
+async def _store_in_lull(
+    lull: Lull,
+    service: GameService,
+    state: GameState,
+    user_id: int,
+    rack: Sequence[Tile] | None,
+    table: Sequence[TileSet] | None,
+) -> GameState:
+    await lull.wait()
+    return await _store(service, state, user_id, rack, table)
 
 
 async def _store(
