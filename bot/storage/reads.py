@@ -14,9 +14,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage.codec import decode_rules, decode_table, decode_tiles
+from bot.storage.codec import decode_tiles
 from bot.storage.domain import GameState, GameStatus, PlayerState
 from bot.storage.models import Game, Link, Player
+from bot.storage.rows import game_state
 
 _GAME = Game.__table__
 _PLAYER = Player.__table__
@@ -79,21 +80,4 @@ def states_of(rows: Sequence[Row[Any]]) -> list[GameState]:
                     active=row.p_active,
                 )
             )
-    return [_state(row, players) for row, players in games.values()]
-
-
-def _state(row: Row[Any], players: list[PlayerState]) -> GameState:
-    rules = decode_rules(row.rules)
-    return GameState(
-        id=row.id,
-        chat_id=row.chat_id,
-        status=GameStatus(row.status),
-        rules=rules,
-        table=decode_table(row.table_sets, rules),
-        players=tuple(players),
-        turn=row.turn_user_id,
-        invite=row.invite,
-        version=row.version,
-        created_at=row.created_at,
-        ended_at=row.ended_at,
-    )
+    return [game_state(row, players) for row, players in games.values()]

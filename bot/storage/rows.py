@@ -3,6 +3,7 @@ write a snapshot back onto the rows."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,26 +14,31 @@ from bot.storage.models import Event, Game, Player
 
 
 def state_of(row: Game) -> GameState:
+    players = [
+        PlayerState(
+            user_id=p.user_id,
+            name=p.name,
+            seat=p.seat,
+            rack=decode_tiles(p.rack),
+            melded=p.melded,
+            tiles_played=p.tiles_played,
+            active=p.active,
+        )
+        for p in sorted(row.players, key=lambda p: p.seat)
+    ]
+    return game_state(row, players)
+
+
+def game_state(row: Any, players: Sequence[PlayerState]) -> GameState:
+    """A ``GameState`` from anything with a game row's columns as attributes (an ORM ``Game`` or a Core row)."""
     rules = decode_rules(row.rules)
-    players = sorted(row.players, key=lambda p: p.seat)
     return GameState(
         id=row.id,
         chat_id=row.chat_id,
         status=GameStatus(row.status),
         rules=rules,
         table=decode_table(row.table_sets, rules),
-        players=tuple(
-            PlayerState(
-                user_id=p.user_id,
-                name=p.name,
-                seat=p.seat,
-                rack=decode_tiles(p.rack),
-                melded=p.melded,
-                tiles_played=p.tiles_played,
-                active=p.active,
-            )
-            for p in players
-        ),
+        players=tuple(players),
         turn=row.turn_user_id,
         invite=row.invite,
         version=row.version,
