@@ -2,7 +2,9 @@
 
 ``render_solution`` is what the bot sends after a solve; ``render_table`` shows
 a table as it is (for /status). The ``layout_*`` functions say where every tile
-and set goes without drawing, for tests and for the move list.
+and set goes without drawing, for tests and for the move list. Both paint with
+``draw_indexed`` (cached pieces in the palette); ``draw`` paints the same
+picture in full RGB, the reference it is tested against.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 
 from render.draw import draw
 from render.geometry import Box
+from render.indexed import draw_indexed
 from render.layout import (
     Layout,
     LayoutError,
@@ -35,18 +38,18 @@ def render_solution(solution: Solution, *, show_rack: bool = True, labels: Seque
 
     ``labels`` names the sets as the move list does (``Plan.numbers``); by default 1, 2, ...
     """
-    return encode(draw(layout_solution(solution, show_rack=show_rack, labels=labels)))
+    return encode(draw_indexed(layout_solution(solution, show_rack=show_rack, labels=labels)))
 
 
 def render_table(
     sets: Sequence[TileSet], rules: Rules, *, rack: Sequence[Tile] | None = None, header: str | None = None
 ) -> bytes:
     """PNG of a table as it is, optionally with a header line and the rack below."""
-    return encode(draw(layout_table(sets, rules, rack=rack, header=header)))
+    return encode(draw_indexed(layout_table(sets, rules, rack=rack, header=header)))
 
 
 def warm_up() -> None:
-    """Load the font, build the palette and the common tile sprites now (about 0.2 s) rather than on a first reply."""
+    """Load the font, build the palette and the common pieces of a picture now (about 0.2 s), not on a first reply."""
     from render.examples import full_deck_play
 
     render_solution(full_deck_play())
@@ -62,6 +65,7 @@ __all__ = [
     "TextRole",
     "TilePlace",
     "draw",
+    "draw_indexed",
     "encode",
     "fits_telegram",
     "layout_solution",

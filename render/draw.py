@@ -65,9 +65,17 @@ def _fill(img: Image.Image, box: Box, colour: RGB, radius: int) -> None:
 
 
 def _text(pen: ImageDraw.ImageDraw, text: TextPlace) -> None:
-    colour = _EMPHASIS.get(text.emphasis, _TEXT_COLOUR[text.role])
+    x, y, anchor = text_origin(text)
+    pen.text((x, y), text.text, fill=text_colour(text), font=font(text.size), anchor=anchor)
+
+
+def text_colour(text: TextPlace) -> RGB:
+    return _EMPHASIS.get(text.emphasis, _TEXT_COLOUR[text.role])
+
+
+def text_origin(text: TextPlace) -> tuple[float, float, str]:
+    """Where a text is drawn from and how it hangs there: set labels centred in their tab, the rest from the left."""
     b = text.box
     if text.role is TextRole.LABEL:
-        pen.text((b.x + b.w / 2, b.y + b.h / 2 + 1), text.text, fill=colour, font=font(text.size), anchor="mm")
-    else:
-        pen.text((b.x, b.y + b.h / 2), text.text, fill=colour, font=font(text.size), anchor="lm")
+        return b.x + b.w / 2, b.y + b.h / 2 + 1, "mm"
+    return b.x, b.y + b.h / 2, "lm"

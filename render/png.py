@@ -62,8 +62,12 @@ def palette() -> Image.Image:
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of an RGB picture; no timestamps or other metadata, so equal pictures give equal bytes."""
-    indexed = img.quantize(palette=palette(), dither=Image.Dither.NONE)
+    """PNG bytes of a picture; no timestamps or other metadata, so equal pictures give equal bytes.
+
+    An RGB picture (``render.draw``) is mapped to the palette first; a 'P' one
+    (``render.indexed.draw_indexed``) already is.
+    """
+    indexed = img if img.mode == "P" else img.quantize(palette=palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

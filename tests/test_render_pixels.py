@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 import render
-from render import fonts, png
+from render import fonts, indexed, png
 from render.examples import FULL_DECK_TABLE, full_deck_play, no_play, small_play
 from render.layout import Layout, TilePlace, fits_telegram, layout_solution, layout_table
 from render.marks import Mark
@@ -159,6 +159,7 @@ def test_same_input_gives_identical_bytes() -> None:
     assert render.render_solution(full_deck_play()) == first
     # Also from cold caches: the palette and the tile sprites are rebuilt, and must come out the same.
     png.palette.cache_clear()
+    indexed.clear_caches()
     render.tile.tile_sprite.cache_clear()
     render.tile.grounded_sprite.cache_clear()
     fonts.font.cache_clear()
@@ -196,6 +197,7 @@ def test_font_comes_with_the_package() -> None:
 
 def test_warm_up_fills_the_caches() -> None:
     png.palette.cache_clear()
+    indexed.clear_caches()
     render.tile.grounded_sprite.cache_clear()
     render.warm_up()
     assert png.palette.cache_info().currsize == 1
