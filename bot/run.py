@@ -65,10 +65,12 @@ def main() -> int:
         return 2
 
     from bot.storage import migrate
+    from bot.telegram import collector
     from bot.telegram.app import ALLOWED_UPDATES, build_application
 
     migrate.upgrade(settings.database_url)
     application = build_application(settings)
+    collector.settle()  # everything is imported and built: out of the cycle collector's sight from now on
     if settings.webhook_url:
         path = urlparse(settings.webhook_url).path.lstrip("/")
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None

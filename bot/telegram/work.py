@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.telegram import collector
 from render import render_solution, render_table, warm_up
 from solver.layout import trace_origins
 from solver.planner import numbered, plan_of
@@ -127,9 +128,10 @@ def shown_play(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequ
 
 
 def worker_start() -> None:
-    """A solver process: Ctrl-C is the bot's to handle (it stops the pool), then warm up."""
+    """A solver process: Ctrl-C is the bot's to handle (it stops the pool), then warm up and settle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm()
+    collector.settle()
 
 
 def warm() -> None:
