@@ -28,7 +28,7 @@ from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Solution
-from solver.tiles import PALETTE
+from solver.tiles import PALETTE, Tile
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -202,3 +202,8 @@ def test_warm_up_fills_the_caches() -> None:
     render.warm_up()
     assert png.palette.cache_info().currsize == 1
     assert render.tile.grounded_sprite.cache_info().currsize >= 50
+    # a solver process's first pictures find every tile's pieces cut already, in any mark, on table or rack
+    cut = indexed._tile.cache_info().misses
+    render.render_solution(small_play())
+    render.render_table(parse_table(FULL_DECK_TABLE, STANDARD), STANDARD, rack=[*STANDARD.tiles(), Tile()])
+    assert indexed._tile.cache_info().misses == cut
