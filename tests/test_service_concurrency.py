@@ -7,9 +7,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import ColumnElement, text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage import EventKind, GameService, open_database
+from bot.storage import EventKind, GameService, GameState, open_database, reads
 from bot.storage import errors as e
 from solver import STANDARD, Colour, TileSet
 from solver.tiles import Tile
@@ -137,3 +138,40 @@ async def test_a_database_locked_too_long_is_busy_and_changes_nothing(url: str) 
         assert (await service.draw(game.id, ALICE, [Tile(1, Colour.RED)])).version == game.version + 1
     finally:
         await asyncio.gather(blocker.dispose(), db.dispose())
+
+
+async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writer(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """20 chats asking at once: the first read is done first (it is all this process's CPU anyway)."""
+    db = open_database(url)
+    service = GameService(db)
+    running, most, finished = 0, 0, []
+    real = reads.games_where
+
+    async def counted(conn: AsyncConnection, *conditions: ColumnElement[bool]) -> list[GameState]:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        try:
+            await asyncio.sleep(0.005)  # a read's statement under way: another read would start now
+            return await real(conn, *conditions)
+        finally:
+            running -= 1
+
+    try:
+        games = [await service.new_game(GROUP - i, ALICE, join_as="Alice") for i in range(6)]
+        monkeypatch.setattr(reads, "games_where", counted)
+
+        async def read(i: int) -> None:
+            state = await service.game_for(GROUP - i, ALICE, private=False)
+            assert state.id == games[i].id
+            finished.append(i)
+
+        async with db.write_turn(), db.writes() as writing, writing.begin():  # a write under way holds none up
+            await writing.execute(text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": games[0].id})
+            await asyncio.wait_for(asyncio.gather(*(read(i) for i in range(6))), 5)
+    finally:
+        await db.dispose()
+    assert most == 1
+    assert finished == list(range(6))

@@ -26,13 +26,12 @@ from bot.telegram.parsing import parse_position
 from bot.telegram.rack import private_only
 from bot.telegram.sending import say
 from bot.telegram.solving import send_answer, start_solving
-from bot.telegram.table import set_table, show_table
+from bot.telegram.table import read_table_for, set_table, show_table
 from solver.deck import check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
 from solver.sets import TileSet
 from solver.solution import Objective
-from solver.table import read_table
 from solver.tiles import Tile
 
 
@@ -106,7 +105,7 @@ async def _answer(
     rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
     table: list[TileSet] | None = None
     if table_text is not None:
-        table = await d.off_loop(read_table, table_text, state.rules, time_limit=d.settings.solver_time_limit)
+        table = await read_table_for(context, table_text, state)
     check_deck(
         state.rules,
         rack if rack is not None else me.rack,
