@@ -6,12 +6,13 @@ with its label tab, the rack tray, a line of text on its ground) is drawn once
 in RGB exactly as ``render.draw`` draws it, mapped to the palette, and cached;
 a picture is then only copies of 8-bit pieces, with no blending and no
 mapping of a million pixels. It comes out pixel for pixel the same as mapping
-``render.draw``'s picture (the tests compare them), at about a quarter of the
-work.
+``render.draw``'s picture (the tests compare them): 0.5 ms of painting instead
+of 1.7 ms of drawing and 1.6 ms of mapping for the largest table.
 
 That holds because the pieces of a layout never overlap and each lies on one
-flat colour: trays and tabs on the felt, tiles on their tray, the rack's wood
-or the felt, set labels on their tab, other text on the felt.
+flat colour: trays and tabs on the felt (a set's tab stands on its tray's left
+end), tiles on their tray, the rack's wood or the felt, set labels on their
+tab, other text on the felt.
 """
 
 from __future__ import annotations
