@@ -67,9 +67,9 @@ class Database:
         """Wait here for this process's turn to read (SQLite only), so reads finish in the order they came.
 
         A read of a SQLite file is this process's own CPU, nearly all of it Python holding the GIL, so
-        reads at the same time are no faster together: when 20 chats ask at once, all 20 finished
-        together, as late as the last. In turn, the first is done in a few ms and its answer can start.
-        Reads never wait for a write (WAL, and connections of their own).
+        reads side by side are not faster together, only each later: with four at once, the first read of
+        a burst of 20 messages was done after 25 ms. In turn it is done after about 15 ms, and its solve
+        starts. Reads never wait for a write (WAL, and connections of their own).
         """
         if not self.is_sqlite:
             yield

@@ -39,8 +39,8 @@ def _args(update: Update) -> str:
 async def read_table_for(context: ContextTypes.DEFAULT_TYPE, text: str, state: GameState) -> list[TileSet]:
     """The table a message gives: sets as typed are parsed here and now; loose tiles go to the solver.
 
-    Parsing is quick and pure Python; in a thread it only waited for the GIL, and when 20 chats
-    sent tables at once all 20 came back as late as the last.
+    Parsing is quick and pure Python; in a thread it only waited for the GIL, behind the handlers of
+    every other message that came at the same time.
     """
     if given_as_sets(text):
         return parse_table(text, state.rules)
