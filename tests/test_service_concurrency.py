@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import ColumnElement, text
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import Executable, Row, text
 
-from bot.storage import EventKind, GameService, GameState, open_database, reads
+from bot.storage import EventKind, GameService, open_database
 from bot.storage import errors as e
+from bot.storage.reader import Reader
 from solver import STANDARD, Colour, TileSet
 from solver.tiles import Tile
 from tests.storage_support import ALICE, GROUP, migrated
@@ -147,21 +150,21 @@ async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writ
     db = open_database(url)
     service = GameService(db)
     running, most, finished = 0, 0, []
-    real = reads.games_where
+    real = Reader._rows
 
-    async def counted(conn: AsyncConnection, *conditions: ColumnElement[bool]) -> list[GameState]:
+    def counted(reader: Reader, statement: Executable) -> Sequence[Row[Any]]:
         nonlocal running, most
         running += 1
         most = max(most, running)
         try:
-            await asyncio.sleep(0.005)  # a read's statement under way: another read would start now
-            return await real(conn, *conditions)
+            time.sleep(0.005)  # a statement under way: another read would start now
+            return real(reader, statement)
         finally:
             running -= 1
 
     try:
         games = [await service.new_game(GROUP - i, ALICE, join_as="Alice") for i in range(6)]
-        monkeypatch.setattr(reads, "games_where", counted)
+        monkeypatch.setattr(Reader, "_rows", counted)
 
         async def read(i: int) -> None:
             state = await service.game_for(GROUP - i, ALICE, private=False)
@@ -171,7 +174,12 @@ async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writ
         async with db.write_turn(), db.writes() as writing, writing.begin():  # a write under way holds none up
             await writing.execute(text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": games[0].id})
             await asyncio.wait_for(asyncio.gather(*(read(i) for i in range(6))), 5)
+        # and a read sees what was written just before it
+        drawn = await service.draw(games[1].id, ALICE, [TileSet.run(Colour.RED, 1).tiles[0]])
+        assert drawn.version == games[1].version + 1
+        assert (await service.game(games[1].id)).version == drawn.version
     finally:
         await db.dispose()
+    assert db.reader is not None  # a SQLite file is read in the reader thread
     assert most == 1
     assert finished == list(range(6))

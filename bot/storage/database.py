@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Executable, Row, event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
+
+from bot.storage.reader import Reader
 
 #: Execution option that marks an engine whose transactions write.
 WRITES = "rummikub_writes"
@@ -41,8 +43,9 @@ class Database:
     engine: AsyncEngine
     reads: async_sessionmaker[AsyncSession]
     writes: async_sessionmaker[AsyncSession]
+    #: a SQLite file's reader thread (``bot.storage.reader``); other databases read through ``engine``
+    reader: Reader | None = None
     _writer: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
-    _reader: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
 
     @property
     def is_sqlite(self) -> bool:
@@ -62,22 +65,16 @@ class Database:
         async with self._writer:
             yield
 
-    @contextlib.asynccontextmanager
-    async def read_turn(self) -> AsyncIterator[None]:
-        """Wait here for this process's turn to read (SQLite only), so reads finish in the order they came.
-
-        A read of a SQLite file is this process's own CPU, nearly all of it Python holding the GIL, so
-        reads side by side are not faster together, only each later: with four at once, the first read of
-        a burst of 20 messages was done after 25 ms. In turn it is done after about 15 ms, and its solve
-        starts. Reads never wait for a write (WAL, and connections of their own).
-        """
-        if not self.is_sqlite:
-            yield
-            return
-        async with self._reader:
-            yield
+    async def rows(self, statement: Executable) -> Sequence[Row[Any]]:
+        """The rows of one read statement: in the reader thread for a SQLite file, else through the engine."""
+        if self.reader is not None:
+            return await self.reader.rows(statement)
+        async with self.engine.connect() as conn:
+            return (await conn.execute(statement)).all()
 
     async def dispose(self) -> None:
+        if self.reader is not None:
+            await self.reader.close()
         await self.engine.dispose()
 
 
@@ -85,21 +82,27 @@ def open_database(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, ech
     """Connect (lazily) to ``url``; for a SQLite file, make its folder first."""
     engine = make_engine(url, busy_timeout_ms=busy_timeout_ms, echo=echo)
     writer = engine.execution_options(**{WRITES: True})
+    file = make_url(url)
     return Database(
         engine=engine,
         reads=async_sessionmaker(engine, expire_on_commit=False),
         writes=async_sessionmaker(writer, expire_on_commit=False),
+        reader=Reader(file, busy_timeout_ms=busy_timeout_ms) if _is_sqlite_file(file) else None,
     )
 
 
 def make_engine(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo: bool = False) -> AsyncEngine:
     url = make_url(url)
-    pooling = SQLITE_POOL if url.get_backend_name() == "sqlite" and sqlite_file(url) is not None else {}
+    pooling = SQLITE_POOL if _is_sqlite_file(url) else {}
     engine = create_async_engine(url, echo=echo, **pooling)
     if url.get_backend_name() == "sqlite":
         _make_folder(url)
         _tune_sqlite(engine, busy_timeout_ms)
     return engine
+
+
+def _is_sqlite_file(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite" and sqlite_file(url) is not None
 
 
 def sqlite_file(url: URL) -> Path | None:

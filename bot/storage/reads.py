@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, and_, or_, select
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import ColumnElement, Row, Select, and_, or_, select
 
 from bot.storage.codec import decode_tiles
 from bot.storage.domain import GameState, GameStatus, PlayerState
@@ -50,15 +49,17 @@ def by_invite(invite: str) -> ColumnElement[bool]:
     return _GAME.c.invite == invite
 
 
-async def games_where(conn: AsyncConnection, *conditions: ColumnElement[bool]) -> list[GameState]:
-    """The games meeting any of ``conditions``, each with its players in seat order; ordered by id."""
-    query = (
+def games_where(*conditions: ColumnElement[bool]) -> Select[Any]:
+    """The games meeting any of ``conditions``, each with its players in seat order; ordered by id.
+
+    ``states_of`` turns the statement's rows into ``GameState`` values.
+    """
+    return (
         select(_GAME, *_PLAYER_COLUMNS)
         .outerjoin(_PLAYER, _PLAYER.c.game_id == _GAME.c.id)
         .where(or_(*conditions))
         .order_by(_GAME.c.id, _PLAYER.c.seat)
     )
-    return states_of((await conn.execute(query)).all())
 
 
 def states_of(rows: Sequence[Row[Any]]) -> list[GameState]:

@@ -109,8 +109,7 @@ class GameService:
         return found[0]
 
     async def _games(self, *conditions: ColumnElement[bool]) -> list[GameState]:
-        async with self.db.read_turn(), self.db.engine.connect() as conn:
-            return await reads.games_where(conn, *conditions)
+        return reads.states_of(await self.db.rows(reads.games_where(*conditions)))
 
     async def history(self, game_id: int, *, limit: int = 50) -> list[EventRecord]:
         """The game's latest events, oldest first (undone ones flagged)."""
