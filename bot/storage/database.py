@@ -29,10 +29,10 @@ from bot.storage.reader import Reader
 #: Execution option that marks an engine whose transactions write.
 WRITES = "rummikub_writes"
 BUSY_TIMEOUT_MS = 10_000
-#: A SQLite file's connections: a few, kept, and waited for in turn. Each statement takes well under a
-#: millisecond, so when 20 chats ask at once the reads queue and the first is done in a few ms; with
-#: SQLAlchemy's default (5, plus 10 made and thrown away again when more are busy) all 20 went ahead together
-#: and made new connections, and the first finished as late as the last (BENCHMARKS.md, Bot).
+#: A SQLite file's async connections (its writes, and the ORM's reads for history and undo): a few, kept, and
+#: waited for in turn. With SQLAlchemy's default (5, plus 10 made and thrown away again when more are busy)
+#: 20 transactions at once all went ahead together and made new connections. Games are read apart, in the
+#: reader thread (``bot.storage.reader``).
 SQLITE_POOL: dict[str, Any] = {"pool_size": 4, "max_overflow": 0}
 
 
