@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -152,13 +152,13 @@ async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writ
     running, most, finished = 0, 0, []
     real = Reader._rows
 
-    def counted(reader: Reader, statement: Executable) -> Sequence[Row[Any]]:
+    def counted(reader: Reader, statement: Executable, params: Mapping[str, object] | None) -> Sequence[Row[Any]]:
         nonlocal running, most
         running += 1
         most = max(most, running)
         try:
             time.sleep(0.005)  # a statement under way: another read would start now
-            return real(reader, statement)
+            return real(reader, statement, params)
         finally:
             running -= 1
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,12 +65,12 @@ class Database:
         async with self._writer:
             yield
 
-    async def rows(self, statement: Executable) -> Sequence[Row[Any]]:
+    async def rows(self, statement: Executable, params: Mapping[str, object] | None = None) -> Sequence[Row[Any]]:
         """The rows of one read statement: in the reader thread for a SQLite file, else through the engine."""
         if self.reader is not None:
-            return await self.reader.rows(statement)
+            return await self.reader.rows(statement, params)
         async with self.engine.connect() as conn:
-            return (await conn.execute(statement)).all()
+            return (await conn.execute(statement, params)).all()
 
     async def dispose(self) -> None:
         if self.reader is not None:

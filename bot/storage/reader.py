@@ -13,7 +13,7 @@ them. Reads never wait for a write: WAL, and a connection of their own.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -39,13 +39,13 @@ class Reader:
         def on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
             dbapi_connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
 
-    async def rows(self, statement: Executable) -> Sequence[Row[Any]]:
+    async def rows(self, statement: Executable, params: Mapping[str, object] | None = None) -> Sequence[Row[Any]]:
         """The rows of one statement (it runs in its own read transaction, a consistent snapshot)."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._rows, statement)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._rows, statement, params)
 
-    def _rows(self, statement: Executable) -> Sequence[Row[Any]]:
+    def _rows(self, statement: Executable, params: Mapping[str, object] | None) -> Sequence[Row[Any]]:
         with self._engine.connect() as conn:
-            return conn.execute(statement).all()
+            return conn.execute(statement, params).all()
 
     async def close(self) -> None:
         await asyncio.get_running_loop().run_in_executor(self._thread, self._engine.dispose)

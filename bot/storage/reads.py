@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, and_, or_, select
+from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, or_, select
 
 from bot.storage.codec import decode_tiles
 from bot.storage.domain import GameState, GameStatus, PlayerState
@@ -32,23 +32,6 @@ _PLAYER_COLUMNS = [
 ]
 
 
-def running_in(chat_id: int) -> ColumnElement[bool]:
-    return and_(_GAME.c.chat_id == chat_id, _GAME.c.status == GameStatus.RUNNING.value)
-
-
-def linked_to(user_id: int) -> ColumnElement[bool]:
-    """The game a user's private chat is linked to (a group game), if any."""
-    return _GAME.c.id.in_(select(_LINK.c.game_id).where(_LINK.c.user_id == user_id))
-
-
-def by_id(game_id: int) -> ColumnElement[bool]:
-    return _GAME.c.id == game_id
-
-
-def by_invite(invite: str) -> ColumnElement[bool]:
-    return _GAME.c.invite == invite
-
-
 def games_where(*conditions: ColumnElement[bool]) -> Select[Any]:
     """The games meeting any of ``conditions``, each with its players in seat order; ordered by id.
 
@@ -60,6 +43,20 @@ def games_where(*conditions: ColumnElement[bool]) -> Select[Any]:
         .where(or_(*conditions))
         .order_by(_GAME.c.id, _PLAYER.c.seat)
     )
+
+
+# The reads, built once with parameters: building a statement and its cache key cost more than running it.
+_RUNNING_IN = and_(_GAME.c.chat_id == bindparam("chat_id"), _GAME.c.status == GameStatus.RUNNING.value)
+#: the game a user's private chat is linked to (a group game), if any
+_LINKED_TO = _GAME.c.id.in_(select(_LINK.c.game_id).where(_LINK.c.user_id == bindparam("user_id")))
+#: a game by id (``game_id``)
+BY_ID = games_where(_GAME.c.id == bindparam("game_id"))
+#: a chat's running game (``chat_id``)
+RUNNING_IN = games_where(_RUNNING_IN)
+#: a private chat's running game and the group game the user's chat is linked to (``chat_id``, ``user_id``)
+RUNNING_IN_OR_LINKED = games_where(_RUNNING_IN, _LINKED_TO)
+#: the game a deep link's payload names (``invite``)
+BY_INVITE = games_where(_GAME.c.invite == bindparam("invite"))
 
 
 def states_of(rows: Sequence[Row[Any]]) -> list[GameState]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
@@ -69,13 +69,13 @@ class GameService:
 
     async def game(self, game_id: int) -> GameState:
         """A game by id, running or ended."""
-        found = await self._games(reads.by_id(game_id))
+        found = await self._games(reads.BY_ID, game_id=game_id)
         if not found:
             raise errors.NoGame(f"there is no game {game_id}")
         return found[0]
 
     async def find_active_game(self, chat_id: int) -> GameState | None:
-        found = await self._games(reads.running_in(chat_id))
+        found = await self._games(reads.RUNNING_IN, chat_id=chat_id)
         return found[0] if found else None
 
     async def active_game(self, chat_id: int) -> GameState:
@@ -88,10 +88,10 @@ class GameService:
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
         """The game a message applies to: in a private chat linked to a group game that the
         user still plays in, that game; otherwise the chat's own running game."""
-        wanted = [reads.running_in(chat_id)]
-        if private:
-            wanted.append(reads.linked_to(user_id))
-        found = await self._games(*wanted)  # one statement: every message reads this
+        if private:  # one statement: every message reads this
+            found = await self._games(reads.RUNNING_IN_OR_LINKED, chat_id=chat_id, user_id=user_id)
+        else:
+            found = await self._games(reads.RUNNING_IN, chat_id=chat_id)
         own = next((s for s in found if s.chat_id == chat_id and s.running), None)
         for state in found:
             player = state.player(user_id)
@@ -103,13 +103,13 @@ class GameService:
 
     async def game_by_invite(self, invite: str) -> GameState:
         """The running game a deep-link payload names."""
-        found = await self._games(reads.by_invite(invite))
+        found = await self._games(reads.BY_INVITE, invite=invite)
         if not found or not found[0].running:
             raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
         return found[0]
 
-    async def _games(self, *conditions: ColumnElement[bool]) -> list[GameState]:
-        return reads.states_of(await self.db.rows(reads.games_where(*conditions)))
+    async def _games(self, statement: Select[Any], **params: object) -> list[GameState]:
+        return reads.states_of(await self.db.rows(statement, params))
 
     async def history(self, game_id: int, *, limit: int = 50) -> list[EventRecord]:
         """The game's latest events, oldest first (undone ones flagged)."""
