@@ -4,7 +4,7 @@ Every message starts with a read of its game. Through the async engine, a
 statement crosses to aiosqlite's thread and back several times (cursor,
 execute, fetch, close), each crossing a wake-up of the event loop and a turn
 of the GIL: 1.6 ms of CPU for one read of a game. Here the whole statement
-runs in one call in the reader thread: 0.46 ms (BENCHMARKS.md, Bot). One
+runs in one call in the reader thread: 0.3 ms (BENCHMARKS.md, Bot). One
 thread also means reads finish in the order they came, so when 20 chats ask
 at once the first answer can start after the first read, not after all of
 them. Reads never wait for a write: WAL, and a connection of their own.
