@@ -127,6 +127,11 @@ async def test_a_whole_game_on_postgres(service: GameService) -> None:
     with pytest.raises(e.GameAlreadyRunning):
         await service.new_game(chat, BOB)
     await service.join(game.id, BOB, "Bob")
+    # every read a message makes: the group's game, and from Bob's private chat the group game it is linked to
+    assert (await service.game_by_invite(game.invite)).id == game.id
+    await service.link(BOB, game.invite)
+    assert (await service.game_for(chat, BOB, private=False)).id == game.id
+    assert (await service.game_for(BOB, BOB, private=True)).id == game.id
     await service.set_rack(game.id, ALICE, tiles("3R 4R 5R 9K J"))
     played = await service.add_sets(game.id, ALICE, table("3-5R"), player=ALICE)
     assert [str(s) for s in played.state.table] == ["3R 4R 5R"] and played.state.turn == BOB
