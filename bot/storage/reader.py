@@ -30,7 +30,7 @@ class Reader:
             url.set(drivername="sqlite+pysqlite"),
             pool_size=1,
             max_overflow=0,
-            # made in the reader thread, closed there too, but the pool itself is the engine's
+            # used only in the reader thread, but one left open may be closed elsewhere (at exit, by the collector)
             connect_args={"check_same_thread": False},
         )
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-reader")

@@ -13,23 +13,15 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, or_, select
 
-from bot.storage.codec import decode_tiles
 from bot.storage.domain import GameState, GameStatus, PlayerState
 from bot.storage.models import Game, Link, Player
-from bot.storage.rows import game_state
+from bot.storage.rows import game_state, player_state
 
 _GAME = Game.__table__
 _PLAYER = Player.__table__
 _LINK = Link.__table__
-_PLAYER_COLUMNS = [
-    _PLAYER.c.user_id.label("p_user_id"),
-    _PLAYER.c.name.label("p_name"),
-    _PLAYER.c.seat.label("p_seat"),
-    _PLAYER.c.rack.label("p_rack"),
-    _PLAYER.c.melded.label("p_melded"),
-    _PLAYER.c.tiles_played.label("p_tiles_played"),
-    _PLAYER.c.active.label("p_active"),
-]
+#: the player columns ``rows.player_state`` reads (none shares a name with a game column)
+_PLAYER_COLUMNS = [_PLAYER.c[name] for name in ("user_id", "name", "seat", "rack", "melded", "tiles_played", "active")]
 
 
 def games_where(*conditions: ColumnElement[bool]) -> Select[Any]:
@@ -66,16 +58,6 @@ def states_of(rows: Sequence[Row[Any]]) -> list[GameState]:
         entry = games.get(row.id)
         if entry is None:
             entry = games[row.id] = (row, [])
-        if row.p_user_id is not None:
-            entry[1].append(
-                PlayerState(
-                    user_id=row.p_user_id,
-                    name=row.p_name,
-                    seat=row.p_seat,
-                    rack=decode_tiles(row.p_rack),
-                    melded=row.p_melded,
-                    tiles_played=row.p_tiles_played,
-                    active=row.p_active,
-                )
-            )
+        if row.user_id is not None:
+            entry[1].append(player_state(row))
     return [game_state(row, players) for row, players in games.values()]

@@ -14,19 +14,20 @@ from bot.storage.models import Event, Game, Player
 
 
 def state_of(row: Game) -> GameState:
-    players = [
-        PlayerState(
-            user_id=p.user_id,
-            name=p.name,
-            seat=p.seat,
-            rack=decode_tiles(p.rack),
-            melded=p.melded,
-            tiles_played=p.tiles_played,
-            active=p.active,
-        )
-        for p in sorted(row.players, key=lambda p: p.seat)
-    ]
-    return game_state(row, players)
+    return game_state(row, [player_state(p) for p in sorted(row.players, key=lambda p: p.seat)])
+
+
+def player_state(row: Any) -> PlayerState:
+    """A ``PlayerState`` from anything with a player row's columns as attributes (an ORM ``Player`` or a Core row)."""
+    return PlayerState(
+        user_id=row.user_id,
+        name=row.name,
+        seat=row.seat,
+        rack=decode_tiles(row.rack),
+        melded=row.melded,
+        tiles_played=row.tiles_played,
+        active=row.active,
+    )
 
 
 def game_state(row: Any, players: Sequence[PlayerState]) -> GameState:
