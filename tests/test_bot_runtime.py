@@ -135,6 +135,41 @@ async def test_another_chats_help_is_answered_while_a_slow_solve_runs(
         assert answer.text.startswith("Best opening") or "No opening" in answer.text
 
 
+async def test_when_the_solvers_are_busy_a_small_position_is_answered_before_a_large_one_sent_earlier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    large, small = json.loads(POSITIONS.read_text())[0], "rack: 10R 11R 12R 13R"
+
+    def held_solve(rack: Sequence[Tile], table: Sequence[TileSet], rules: Rules, **kw: Any) -> Solution:
+        """The first solve holds the only worker until the test lets go; the others queue behind it."""
+        if not started.is_set():
+            started.set()
+            release.wait(30)
+        return real_solve(rack, table, rules, **kw)
+
+    carol = User(5100, "Carol")
+    async with session(tmp_path, workers=1) as s:  # one worker thread: one answer at a time
+        for user in (BOB, carol):
+            await s.ask(user, "/meld")
+        monkeypatch.setattr(work, "solve", held_solve)
+        mark = s.fake.mark()
+        s.fake.send(ALICE, "rack: 3R 4R 5R")
+        try:
+            assert await asyncio.to_thread(started.wait, 10)
+            s.fake.send(BOB, position_message(large))  # a moment apart, as in a burst
+            s.fake.send(carol, small)
+            await s.fake.wait_for(lambda: deps_of(s.app).turns.waiting == 2 or None, what="both solves queued")
+        finally:
+            release.set()
+        wanted = ("sendPhoto", "sendMessage")
+        alice, bob, carol_s = [await s.fake.reply(u.id, mark, wanted, timeout=30) for u in (ALICE, BOB, carol)]
+        assert "No opening" in alice.text
+        assert bob.text.startswith(f"Best play (most tiles): {large['best_tiles']} tiles")
+        assert "4 tiles, 46 points" in carol_s.text
+        assert alice.at < carol_s.at < bob.at  # Carol's 4 tiles went in before Bob's large position
+
+
 async def test_a_chats_messages_are_handled_in_order(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         mark = s.fake.mark()

@@ -35,6 +35,7 @@ from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
 from bot.telegram.ordering import PerChatOrder
+from bot.telegram.turns import Turns
 from bot.telegram.work import warm, worker_start
 
 log = logging.getLogger(__name__)
@@ -89,14 +90,16 @@ def build_application(
     application: BotApplication = builder.build()
     db = open_database(settings.database_url)
     count = default_processes() if processes is None else processes
+    threads = workers or default_workers()
     application.bot_data[KEY] = Deps(
         settings=settings,
         db=db,
         service=GameService(db),
-        pool=ThreadPoolExecutor(max_workers=workers or default_workers(), thread_name_prefix="solver"),
+        pool=ThreadPoolExecutor(max_workers=threads, thread_name_prefix="solver"),
         solver_pool=solver_processes(count) if count else None,
         solver_count=count,
         new_solver_pool=(lambda: solver_processes(count)) if count else None,
+        turns=Turns(slots=count + 1 if count else threads),
     )
     add_handlers(application)
     return application

@@ -20,6 +20,7 @@ from bot.settings import Settings
 from bot.storage import Database, GameService
 from bot.telegram.lull import Lull
 from bot.telegram.suggestions import Suggestions
+from bot.telegram.turns import Turns
 
 KEY = "rummikub"
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class Deps:
     solver_pool: Executor | None = None
     solver_count: int = 0
     new_solver_pool: Callable[[], Executor] | None = None
+    turns: Turns = field(default_factory=lambda: Turns(slots=3))
     suggestions: Suggestions = field(default_factory=Suggestions)
     lull: Lull = field(default_factory=Lull)
 
@@ -55,14 +57,23 @@ class Deps:
         return await loop.run_in_executor(self.pool, functools.partial(work, *args, **kwargs))
 
     async def solving(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a solve-plan-draw in the solver pool (the thread pool when there is none).
+        """Run work that only plans and draws in the solver pool (see ``solving_position``)."""
+        return await self.solving_position(0, work, *args, **kwargs)
 
-        A solver process that dies (out of memory, a crash in native code) breaks the whole pool; the
-        pool is then replaced and the work tried once more, so one bad moment does not stop every
-        later answer.
+    async def solving_position(self, tiles: int, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a solve-plan-draw of a position (``tiles`` on rack and table) in the solver pool.
+
+        The thread pool stands in when there is none. While the pool is busy, waiting work goes in
+        smallest first (``Turns``). A solver process that dies (out of memory, a crash in native
+        code) breaks the whole pool; the pool is then replaced and the work tried once more, so one
+        bad moment does not stop every later answer.
         """
         loop = asyncio.get_running_loop()
         call = functools.partial(work, *args, **kwargs)
+        async with self.turns.turn(tiles):
+            return await self._run(loop, call)
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> T:
         pool = self.solver_pool or self.pool
         try:
             return await loop.run_in_executor(pool, call)

@@ -42,7 +42,8 @@ def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective
 
 def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Answer]:
     """Begin solving in the worker pool now (the caller may store things meanwhile)."""
-    return asyncio.ensure_future(d.solving(solve_position, *_solve_args(d, state, me, objective)))
+    args = _solve_args(d, state, me, objective)
+    return asyncio.ensure_future(d.solving_position(_tiles(state, me), solve_position, *args))
 
 
 async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Answer:
@@ -59,7 +60,14 @@ async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Ob
     if known is not None:
         return known
     rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
-    return await d.solving(solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit)
+    return await d.solving_position(
+        _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit
+    )
+
+
+def _tiles(state: GameState, me: PlayerState) -> int:
+    """The position's size, which stands for its cost in the solver pool's queue."""
+    return len(me.rack) + sum(len(s) for s in state.table)
 
 
 def _key(state: GameState, me: PlayerState, objective: Objective) -> tuple[int, int, str, str]:
