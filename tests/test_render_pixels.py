@@ -171,6 +171,14 @@ def test_png_carries_no_metadata() -> None:
     assert not {"date", "time", "Creation Time", "Software"} & set(img.info)
 
 
+def test_the_png_holds_exactly_the_painted_palette_picture() -> None:
+    painted = render.draw_indexed(layout_solution(full_deck_play()))
+    back = Image.open(io.BytesIO(png.encode(painted)))
+    assert back.format == "PNG" and back.mode == "P" and back.size == painted.size
+    assert back.getpalette() == painted.getpalette()
+    assert back.tobytes() == painted.tobytes()
+
+
 def test_palette_keeps_every_theme_colour_exactly() -> None:
     entries = png.palette().getpalette() or []
     colours = {tuple(entries[i : i + 3]) for i in range(0, len(entries), 3)}
