@@ -200,17 +200,20 @@ def _count(n: int) -> str:
 
 
 def _fit(content: _Content, width: int, scale: float | None) -> Layout:
-    """The largest scale that fits Telegram's limits, then the narrowest width that is not taller than wide."""
+    """The largest scale that fits Telegram's limits, then the narrowest width that is not taller than wide.
+
+    The search only measures (no tile is placed); the chosen picture is then laid out in full.
+    """
     last: Layout | None = None
     for s in SCALES if scale is None else (scale,):
         try:
-            last = _compose(content, Metrics.at(s), width)
+            last = _compose(content, Metrics.at(s), width, measure=True)
         except LayoutError:
             if scale is not None:
                 raise
             continue
         if last.fits_telegram() or scale is not None:
-            return _narrowed(content, last, width)
+            return _compose(content, last.metrics, _narrowed(content, last, width))
     if last is None:
         raise LayoutError(f"a picture {width} px wide has no room for a tile")
     raise LayoutError(f"too much to show: even at scale {SCALES[-1]} the picture is {last.width}x{last.height}")
@@ -220,26 +223,27 @@ def _fit(content: _Content, width: int, scale: float | None) -> Layout:
 NARROW_STEP = 40
 
 
-def _narrowed(content: _Content, layout: Layout, width: int) -> Layout:
-    """Wrap a wide, short picture onto more rows, down to MIN_WIDTH, while it stays at most square.
+def _narrowed(content: _Content, layout: Layout, width: int) -> int:
+    """The width to lay out at: a wide, short picture wraps onto more rows, down to MIN_WIDTH, while it
+    stays at most square (``width`` itself when it is not wide and short).
 
     A phone shows a photo across the screen's width, so a long strip of a few
     sets comes out tiny; the same sets on two rows of a narrower picture show
     each tile much larger.
     """
-    best = layout
+    best, best_width = layout, width
     floor = min(MIN_WIDTH, width)
     for w in range(layout.width - NARROW_STEP, floor - 1, -NARROW_STEP):
         if best.height >= best.width:
             break
         try:
-            candidate = _compose(content, layout.metrics, w)
+            candidate = _compose(content, layout.metrics, w, measure=True)
         except LayoutError:
             break
         if candidate.height > candidate.width:
             break
-        best = candidate
-    return best
+        best, best_width = candidate, w
+    return best_width
 
 
 def min_width(scale: float = 1.0) -> int:
@@ -251,9 +255,11 @@ def min_width(scale: float = 1.0) -> int:
 class _Builder:
     """Collects places while walking down the picture with a y cursor."""
 
-    def __init__(self, metrics: Metrics, width: int) -> None:
+    def __init__(self, metrics: Metrics, width: int, *, measure: bool = False) -> None:
         self.m = metrics
         self.width = width
+        #: only the picture's size is wanted: the tiles on the table's trays are not placed
+        self.measure = measure
         self.avail = width - 2 * metrics.margin
         self.y = metrics.margin
         self.tiles: list[TilePlace] = []
@@ -336,18 +342,20 @@ class _Builder:
             x = m.margin + dx
             top = self.y + row * (row_h + m.row_gap)
             tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
+            tray = Box(x, top + m.label_h, tray_w, tray_h)
+            trays.setdefault(i, []).append(tray)
+            if self.measure:
+                continue  # the picture's size comes from the trays and texts alone (see finish)
             size = _fitting_size(label, m.label_font, w)
             tab = Box(x, top, min(w, _tab_width(label, size, m)), m.label_h)
             set_marks = marks[i]
             emphasis = _strongest(set_marks)
             tabs.setdefault(i, []).append(TextPlace(label, tab, size, TextRole.LABEL, emphasis))
-            tray = Box(x, top + m.label_h, tray_w, tray_h)
-            trays.setdefault(i, []).append(tray)
             for k, j in enumerate(part):
                 box = Box(tray.x + m.tray_pad + k * m.tile_pitch, tray.y + m.tray_pad, m.tile_w, m.tile_h)
                 self.tiles.append(TilePlace(sets[i].tiles[j], box, set_marks[j], i, j, m))
         for i in range(len(sets)):
-            self.sets.append(SetPlace(i, names[i], tuple(trays[i]), tuple(tabs[i]), _strongest(marks[i])))
+            self.sets.append(SetPlace(i, names[i], tuple(trays[i]), tuple(tabs.get(i, ())), _strongest(marks[i])))
         self.y += rows_of(placed) * (row_h + m.row_gap) - m.row_gap + m.section_gap
 
     def rack_section(self, rack: Sequence[Tile], caption: str) -> None:
@@ -405,10 +413,10 @@ class _Builder:
         )
 
 
-def _compose(content: _Content, m: Metrics, width: int) -> Layout:
+def _compose(content: _Content, m: Metrics, width: int, *, measure: bool = False) -> Layout:
     if width < 2 * m.margin + 2 * m.tray_pad + m.tile_w:
         raise LayoutError(f"a picture {width} px wide has no room for a tile")
-    b = _Builder(m, width)
+    b = _Builder(m, width, measure=measure)
     if content.header:
         b.header(content.header)
     if content.legend:
