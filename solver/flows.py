@@ -105,18 +105,19 @@ def assign(
             demand[j] -= kept
             supply[keeps] -= kept
     flows: list[Flow] = []
+    left = {src: _size(c) for src, c in supply.items()}  # tiles each source still has, kept up to date
     while any(demand):
         best: tuple[int, bool, bool, int, int] | None = None
         choice: tuple[int | None, int] | None = None
         for j, d in enumerate(demand):
-            amounts: Counter[int | None] = Counter()
+            amounts: dict[int | None, int] = {}  # (plain dicts and .get: this loop is most of planning's time)
             for t, c in d.items():
                 for src in (*holders.get(t, ()), None):  # the old sets that held it, and the rack
-                    have = supply[src][t]
+                    have = supply[src].get(t, 0)
                     if have:
-                        amounts[src] += min(c, have)
+                        amounts[src] = amounts.get(src, 0) + min(c, have)
             for src, amount in amounts.items():
-                key = (-amount, amount != _size(supply[src]), src is None, j, -1 if src is None else src)
+                key = (-amount, amount != left[src], src is None, j, -1 if src is None else src)
                 if best is None or key < best:
                     best, choice = key, (src, j)
         assert choice is not None, "balanced tiles always leave a source for a demand"
@@ -124,5 +125,6 @@ def assign(
         chunk = demand[j] & supply[src]
         demand[j] -= chunk
         supply[src] -= chunk
+        left[src] -= _size(chunk)
         flows.append(Flow(src, j, _sorted(chunk)))
     return Flows(tuple(identity), tuple(flows))

@@ -26,8 +26,9 @@ from solver.tiles import JOKER, Tile
 SEARCH_BUDGET = 5000
 
 Table = dict[int, Counter[Tile]]
-#: The table while ordering moves: sets keyed ("old", i) for old set i, ("new", j) for new set j.
-_Sets = dict[tuple[str, int], Counter[Tile]]
+#: The table while ordering moves: sets keyed ("old", i) for old set i, ("new", j) for new set j. Their
+#: tile counts are plain dicts: the search copies and changes thousands of them, which a Counter makes slow.
+_Sets = dict[tuple[str, int], dict[Tile, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,7 @@ def _key(c: Counter[Tile], rules: Rules) -> tuple[Tile, ...]:
     return tuple(sorted(c.elements(), key=rules.tile_key))
 
 
-def _valid(c: Counter[Tile], rules: Rules) -> bool:
+def _valid(c: dict[Tile, int], rules: Rules) -> bool:
     return _valid_counts(frozenset(c.items()), rules)
 
 
@@ -147,7 +148,7 @@ class _Orderer:
 
     def _start(self) -> _Sets:
         """Sets keyed ("old", i) or ("new", j) so the contents do not depend on creation order."""
-        return {("old", i): Counter(s.tiles) for i, s in enumerate(self.before)}
+        return {("old", i): dict(Counter(s.tiles)) for i, s in enumerate(self.before)}
 
     def _place(self, j: int) -> tuple[str, int]:
         i = self.identity[j]
@@ -157,16 +158,23 @@ class _Orderer:
         """The table after ``unit`` (a new dict; only the sets it touches are copied) and those sets."""
         out = dict(table)
         dest_key = self._place(unit.target)
-        dest = out[dest_key] = Counter(table.get(dest_key, ()))
+        dest = out[dest_key] = dict(table.get(dest_key, ()))
         touched = {dest_key}
         for f in unit.flows:
             if f.source is not None:
                 key = ("old", f.source)
                 if key not in touched:
-                    out[key] = Counter(out[key])
+                    out[key] = dict(out[key])
                     touched.add(key)
-                out[key] -= Counter(f.tiles)
-            dest.update(f.tiles)
+                source = out[key]
+                for t in f.tiles:
+                    left = source.get(t, 0) - 1
+                    if left > 0:
+                        source[t] = left
+                    else:
+                        source.pop(t, None)
+            for t in f.tiles:
+                dest[t] = dest.get(t, 0) + 1
         return out, touched
 
     def _broken(self, table: _Sets, keys: Iterable[tuple[str, int]]) -> int:
