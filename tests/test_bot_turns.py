@@ -52,7 +52,7 @@ async def test_a_large_position_is_not_passed_by_smaller_ones_that_came_well_aft
     done.set()
     busy = asyncio.create_task(_hold(turns, 10, order, first))
     await _settle()
-    large = asyncio.create_task(_hold(turns, 40, order, done))  # it stands for 40 * MS_PER_TILE = 10 ms
+    large = asyncio.create_task(_hold(turns, 40, order, done))  # it stands for 40 * MS_PER_TILE ms of waiting
     await asyncio.sleep(40 * MS_PER_TILE / 1000 + 0.04)
     small = [asyncio.create_task(_hold(turns, tiles, order, done)) for tiles in (3, 5)]
     await _settle()
