@@ -19,12 +19,14 @@ from typing import Any
 import httpx
 import pytest
 from telegram.ext import AIORateLimiter
+from telegram.request import HTTPXRequest
 
 import bot.telegram.turns as turns
 import bot.telegram.work as work
 from bot.run import NO_TOKEN, configure_logging
 from bot.telegram import commands
 from bot.telegram.app import build_application
+from bot.telegram.uploads import whole_body
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Solution
@@ -198,11 +200,13 @@ async def test_commands_are_registered_for_private_chats_and_groups(tmp_path: Pa
             assert "I don't know" not in answer.text, name
 
 
-async def test_the_bot_uses_flood_limits_by_default(tmp_path: Path) -> None:
+async def test_the_bot_uses_flood_limits_and_whole_uploads_by_default(tmp_path: Path) -> None:
     fake = FakeBotApi()
     application = build_application(settings_for(fake, await database(tmp_path)), warm_up=False)
     try:
         assert isinstance(application.bot.rate_limiter, AIORateLimiter)
+        request = application.bot.request
+        assert isinstance(request, HTTPXRequest) and request._client.event_hooks["request"] == [whole_body]
     finally:
         await application.bot_data["rummikub"].close()
 

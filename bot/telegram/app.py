@@ -36,6 +36,7 @@ from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
 from bot.telegram.ordering import PerChatOrder
 from bot.telegram.turns import Turns
+from bot.telegram.uploads import telegram_request
 from bot.telegram.work import warm, worker_start
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,7 @@ def build_application(
         # (seen in 2 of about 25 benchmark runs, logged as an error) and left the last updates to be
         # fetched, and handled, again after a restart.
         .get_updates_connection_pool_size(2)
+        .request(telegram_request())  # (after the getUpdates settings: PTB refuses them once a request is set)
         .rate_limiter(rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3))
         .post_init(_started if warm_up else _registered)
         .post_shutdown(_stopped)
