@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from bot.telegram import collector
 from render import render_solution, render_table, warm_up
+from solver.kept import warm_forms
 from solver.layout import trace_origins
 from solver.planner import numbered, plan_of
 from solver.rules import STANDARD, Rules
@@ -139,5 +140,6 @@ def worker_start() -> None:
 def warm() -> None:
     """Pay the first picture's and the first solve's cost at start-up, not on a user's first message."""
     warm_up()
+    warm_forms(STANDARD)
     three = [Tile(n, STANDARD.colour_order[0]) for n in (3, 4, 5)]
     solve(three, [], STANDARD, time_limit=5.0)
