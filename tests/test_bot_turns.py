@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.telegram.turns import MS_PER_TILE, Turns
 
 
@@ -82,29 +84,21 @@ async def test_a_large_position_is_not_passed_by_smaller_ones_that_came_well_aft
     assert queue.order == [10, 40, 3, 5]
 
 
-async def test_a_wait_given_up_passes_its_turn_on() -> None:
+@pytest.mark.parametrize("handed_over", [False, True], ids=["while it waits", "just as its turn comes"])
+async def test_a_wait_given_up_passes_its_turn_on(handed_over: bool) -> None:
     queue = _Queue(slots=1)
     busy, release = await queue.busy(50)
     gone, later = queue.start(5), queue.start(60)
     await _settle()
-    gone.cancel()
-    await _settle()
-    release.set()
+    if handed_over:
+        release.set()
+        await asyncio.sleep(0)  # the busy one leaves and hands its slot to the smallest waiting one ...
+        gone.cancel()  # ... which gives up before it can run
+    else:
+        gone.cancel()
+        await _settle()
+        release.set()
     await asyncio.wait_for(asyncio.gather(busy, later), 1)
     assert queue.order == [50, 60]
     assert gone.cancelled()
-    await queue.starts_at_once()
-
-
-async def test_a_turn_handed_over_just_as_its_wait_is_given_up_is_passed_on() -> None:
-    queue = _Queue(slots=1)
-    busy, release = await queue.busy(50)
-    unlucky, after = queue.start(5), queue.start(60)
-    await _settle()
-    release.set()
-    await asyncio.sleep(0)  # the busy one leaves and hands its slot to the smallest waiting one ...
-    unlucky.cancel()  # ... which gives up before it can run
-    await asyncio.wait_for(asyncio.gather(busy, after), 1)
-    assert queue.order == [50, 60]
-    assert unlucky.cancelled()
     await queue.starts_at_once()
