@@ -57,7 +57,8 @@ class Deps:
         return await loop.run_in_executor(self.pool, functools.partial(work, *args, **kwargs))
 
     async def solving(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run work that only plans and draws in the solver pool (see ``solving_position``)."""
+        """Run small work in the solver pool (a plan and a picture, the greeting's example): it counts as the
+        smallest position in the queue (see ``solving_position``)."""
         return await self.solving_position(0, work, *args, **kwargs)
 
     async def solving_position(self, tiles: int, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
