@@ -91,7 +91,7 @@ async def test_a_dead_solver_process_is_replaced_and_the_answer_still_comes(tmp_
         pool = deps_of(s.app).solver_pool
         assert pool is not None
         with pytest.raises(BrokenExecutor):
-            await asyncio.wrap_future(pool.submit(os._exit, 1))  # the worker dies, the pool is broken
+            await pool.run(os._exit, 1)  # the worker dies, the pool is broken
         photo = await s.ask(ALICE, "/solve")
         assert photo.method == "sendPhoto" and "4 tiles, 46 points" in photo.text
         assert deps_of(s.app).solver_pool is not pool

@@ -13,7 +13,7 @@ import logging
 import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from telegram import Update
@@ -35,6 +35,7 @@ from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
 from bot.telegram.ordering import PerChatOrder
+from bot.telegram.processes import SolverProcesses
 from bot.telegram.turns import Turns
 from bot.telegram.uploads import telegram_request
 from bot.telegram.work import warm, worker_start
@@ -56,9 +57,9 @@ def default_processes() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def solver_processes(count: int) -> ProcessPoolExecutor:
+def solver_processes(count: int) -> SolverProcesses:
     """Worker processes started by a fork server (never a fork of this threaded process), warmed on start."""
-    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"), initializer=worker_start)
+    return SolverProcesses(count, multiprocessing.get_context("forkserver"), worker_start)
 
 
 def build_application(

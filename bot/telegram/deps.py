@@ -19,6 +19,7 @@ from telegram.ext import ContextTypes
 from bot.settings import Settings
 from bot.storage import Database, GameService
 from bot.telegram.lull import Lull
+from bot.telegram.processes import SolverProcesses
 from bot.telegram.suggestions import Suggestions
 from bot.telegram.turns import Turns
 
@@ -44,9 +45,9 @@ class Deps:
     db: Database
     service: GameService
     pool: Executor
-    solver_pool: Executor | None = None
+    solver_pool: SolverProcesses | None = None
     solver_count: int = 0
-    new_solver_pool: Callable[[], Executor] | None = None
+    new_solver_pool: Callable[[], SolverProcesses] | None = None
     turns: Turns = field(default_factory=lambda: Turns(slots=3))
     suggestions: Suggestions = field(default_factory=Suggestions)
     lull: Lull = field(default_factory=Lull)
@@ -75,22 +76,24 @@ class Deps:
             return await self._run(loop, call)
 
     async def _run(self, loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> T:
-        pool = self.solver_pool or self.pool
+        pool = self.solver_pool
+        if pool is None:
+            return await loop.run_in_executor(self.pool, call)
         try:
-            return await loop.run_in_executor(pool, call)
+            return await pool.run(call)
         except BrokenExecutor:
             if self.new_solver_pool is None:
                 raise
             log.error("the solver pool broke; starting a new one")
             if self.solver_pool is pool:  # the first answer to notice replaces it; the others just retry
                 self.solver_pool = self.new_solver_pool()
-                pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self.solver_pool or self.pool, call)
+                await pool.close()
+            return await self.solver_pool.run(call) if self.solver_pool else await loop.run_in_executor(self.pool, call)
 
     async def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
         if self.solver_pool is not None:
-            await asyncio.to_thread(self.solver_pool.shutdown, wait=True, cancel_futures=True)
+            await self.solver_pool.close()
         await self.db.dispose()
 
 
