@@ -97,11 +97,15 @@ async def test_a_dead_solver_process_is_replaced_and_the_answer_still_comes(tmp_
         assert deps_of(s.app).solver_pool is not pool
 
 
-async def test_solver_processes_keep_their_start_up_out_of_the_collectors_walks(tmp_path: Path) -> None:
+async def test_solver_processes_run_as_batch_work_with_start_up_out_of_the_collectors_walks(
+    tmp_path: Path,
+) -> None:
     # a full collection over a warmed-up process took 80-90 ms, in the middle of someone's answer
     async with session(tmp_path, processes=1) as s:
         frozen = await deps_of(s.app).solving(gc.get_freeze_count)
         assert frozen > 10_000  # the solver's and the pictures' start-up (about 130 000 objects)
+        if hasattr(os, "SCHED_BATCH"):  # and they run as CPU-bound work, not preempting the event loop
+            assert await deps_of(s.app).solving(os.sched_getscheduler, 0) == os.SCHED_BATCH
         photo = await s.ask(ALICE, "rack: 10R 11R 12R 13R")
         assert photo.method == "sendPhoto" and "4 tiles, 46 points" in photo.text
 
