@@ -74,3 +74,34 @@ async def test_closing_ends_every_process() -> None:
     await pool.close()
     assert pool.count == 2
     assert all(not w.process.is_alive() for w in pool._workers)
+
+
+async def test_a_death_fails_the_other_processes_calls_and_their_late_answers_are_ignored() -> None:
+    loop = asyncio.get_running_loop()
+    troubles: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: troubles.append(context))
+    pool = SolverProcesses(2, multiprocessing.get_context("forkserver"), ready)
+    try:
+        await asyncio.gather(pool.run(pow, 1, 1), pool.run(pow, 1, 1))  # both processes have started
+        busy = asyncio.create_task(pool.run(pid_after, 0.3))
+        await asyncio.sleep(0.05)
+        with pytest.raises(BrokenProcessPool):
+            await asyncio.wait_for(pool.run(os._exit, 1), 10)
+        with pytest.raises(BrokenProcessPool):
+            await busy
+        await asyncio.sleep(0.5)  # the busy process answers after all
+        assert troubles == []
+    finally:
+        await pool.close()
+        loop.set_exception_handler(None)
+
+
+async def test_closing_fails_a_call_under_way_instead_of_leaving_it_waiting() -> None:
+    pool = SolverProcesses(1, multiprocessing.get_context("forkserver"), ready)
+    await pool.run(pow, 1, 1)
+    busy = asyncio.create_task(pool.run(pid_after, 0.3))
+    await asyncio.sleep(0.05)
+    await pool.close()
+    with pytest.raises(BrokenProcessPool):
+        await asyncio.wait_for(busy, 1)
+    assert not pool._workers[0].process.is_alive()

@@ -105,7 +105,6 @@ def build_application(
         service=GameService(db),
         pool=ThreadPoolExecutor(max_workers=threads, thread_name_prefix="solver"),
         solver_pool=solver_processes(count) if count else None,
-        solver_count=count,
         new_solver_pool=(lambda: solver_processes(count)) if count else None,
         turns=Turns(slots=count + 1 if count else threads),
     )

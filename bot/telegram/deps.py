@@ -46,11 +46,14 @@ class Deps:
     service: GameService
     pool: Executor
     solver_pool: SolverProcesses | None = None
-    solver_count: int = 0
     new_solver_pool: Callable[[], SolverProcesses] | None = None
     turns: Turns = field(default_factory=lambda: Turns(slots=3))
     suggestions: Suggestions = field(default_factory=Suggestions)
     lull: Lull = field(default_factory=Lull)
+
+    @property
+    def solver_count(self) -> int:
+        return self.solver_pool.count if self.solver_pool is not None else 0
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run CPU work (SCIP, Pillow, the puzzle search) in the thread pool, never on the event loop."""
@@ -85,10 +88,12 @@ class Deps:
             if self.new_solver_pool is None:
                 raise
             log.error("the solver pool broke; starting a new one")
-            if self.solver_pool is pool:  # the first answer to notice replaces it; the others just retry
-                self.solver_pool = self.new_solver_pool()
+            replacement = self.solver_pool
+            if replacement is pool:  # the first answer to notice replaces it; the others just retry
+                replacement = self.solver_pool = self.new_solver_pool()
                 await pool.close()
-            return await self.solver_pool.run(call) if self.solver_pool else await loop.run_in_executor(self.pool, call)
+            assert replacement is not None, "a pool is only replaced, never dropped"
+            return await replacement.run(call)
 
     async def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -80,7 +80,7 @@ class SolverProcesses:
             self._break(done)
             return
         self._idle.append(worker)
-        if done is not None and not done.cancelled():
+        if done is not None and not done.done():  # given up, or failed already when another process died
             if ok:
                 done.set_result(value)
             else:
@@ -90,17 +90,29 @@ class SolverProcesses:
     def _break(self, done: asyncio.Future[Any] | None) -> None:
         """A process died: its call and all waiting ones fail, as ``ProcessPoolExecutor``'s do."""
         log.error("a solver process died")
+        if done is not None and not done.done():
+            done.set_exception(BrokenProcessPool("a solver process died"))
+        self._break_off("a solver process died")
+
+    def _break_off(self, why: str) -> None:
+        """Take no more work; every call queued or under way fails with ``BrokenProcessPool``."""
         self.broken = True
-        failed = [done, *(d for _, d in self._queue), *(w.waiting for w in self._workers)]
+        failed = [*(d for _, d in self._queue), *(w.waiting for w in self._workers)]
         self._queue.clear()
         for d in failed:
             if d is not None and not d.done():
-                d.set_exception(BrokenProcessPool("a solver process died"))
+                d.set_exception(BrokenProcessPool(why))
 
     async def close(self) -> None:
-        """Let every process finish its call and leave (end of its pipe), then reap it."""
-        self.broken = True
+        """Let every process finish its call and leave (end of its pipe), then reap it.
+
+        Calls still under way fail; the event loop stops watching the pipes before they are closed (a
+        later pipe may get the same number).
+        """
+        self._break_off("the solver processes were closed")
+        loop = asyncio.get_running_loop()
         for worker in self._workers:
+            loop.remove_reader(worker.connection.fileno())
             worker.connection.close()
         await asyncio.to_thread(_reap, self._workers)
 
@@ -144,4 +156,7 @@ def _serve(connection: Connection, initializer: Callable[[], None]) -> None:
             answer = pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
         except Exception as error:  # an unpicklable result or exception: say so instead
             answer = pickle.dumps((False, RuntimeError(f"the solver's result could not be sent: {error!r}")))
-        connection.send_bytes(answer)
+        try:
+            connection.send_bytes(answer)
+        except OSError:  # the bot closed the pipe meanwhile (it stopped, or gave this pool up)
+            return
