@@ -154,7 +154,7 @@ async def _started(application: BotApplication) -> None:
     """Register the command menus and pay the first solve's and picture's cost before the first update."""
     await commands.register(application)
     deps: Deps = application.bot_data[KEY]
-    await deps.off_loop(warm)
+    await deps.off_loop(warm, table_forms=deps.solver_pool is None)  # with solver processes, they solve
     # start every solver process now (each warms itself up), not on the first users' solves
     await asyncio.gather(*(deps.solving(time.sleep, 0.05) for _ in range(deps.solver_count)))
 

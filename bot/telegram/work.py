@@ -149,9 +149,14 @@ def as_batch() -> None:
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def warm() -> None:
-    """Pay the first picture's and the first solve's cost at start-up, not on a user's first message."""
+def warm(*, table_forms: bool = True) -> None:
+    """Pay the first picture's and the first solve's cost at start-up, not on a user's first message.
+
+    ``table_forms``: also work out every table set's grown forms (0.15 s), which only a process that solves
+    positions on a table needs (a solver process, or the bot's own when it has none).
+    """
     warm_up()
-    warm_forms(STANDARD)
+    if table_forms:
+        warm_forms(STANDARD)
     three = [Tile(n, STANDARD.colour_order[0]) for n in (3, 4, 5)]
     solve(three, [], STANDARD, time_limit=5.0)
