@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot_support import ALICE, BOB, PNG, Session, rack_of, session, tiles
+from tests.bot_support import ALICE, BOB, CAROL, PNG, Session, rack_of, session, tiles
 from tests.fake_bot_api import Call, Chat
 
 GROUP = Chat(-100111, "group", "Family")
@@ -184,3 +184,12 @@ async def test_racks_stay_private_between_players(tmp_path: Path) -> None:
         assert "Alice: 3 tiles" in bob_view.text
         stranger = await s.ask(BOB, "/join")
         assert "group" in stranger.text
+
+
+async def test_undo_of_a_join_names_who_stood_up(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(CAROL, "/join", GROUP)
+        undone = await s.ask(CAROL, "/undo", GROUP)
+        assert undone.text.startswith("Undone: Carol's joining.")
+        assert (await s.service.active_game(GROUP.id)).player(CAROL.id) is None

@@ -10,7 +10,7 @@ import pytest
 from bot.telegram.errors import SORRY
 from bot.telegram.parsing import MAX_TEXT
 from tests.bot_support import ALICE, BOB, PNG, rack_of, session, tiles
-from tests.fake_bot_api import png_size
+from tests.fake_bot_api import Call, png_size
 
 
 async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_path: Path) -> None:
@@ -212,3 +212,51 @@ async def test_a_bug_is_logged_with_its_update_and_the_chat_only_hears_sorry(
         assert logged and "/status" in logged[0].getMessage() and logged[0].exc_info is not None
         # the bot goes on answering
         assert "3-6R" in (await s.ask(ALICE, "/help")).text
+
+
+async def test_undo_never_takes_away_the_seat_of_a_private_game(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 1R")
+        undone = await s.ask(ALICE, "/undo")
+        assert undone.text.startswith("Undone: Alice's rack")
+        nothing = await s.ask(ALICE, "/undo")
+        assert nothing.text == "There is no change of yours to undo"
+        answer = await s.ask(ALICE, "/rack 3R 4R 5R")
+        assert "3R 4R 5R" in answer.text
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R")
+
+
+async def test_a_private_game_that_lost_its_player_seats_them_again(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(BOB, "/rack 9K")
+        game = await s.service.find_active_game(BOB.id)
+        assert game is not None
+        await s.service.leave(game.id, BOB.id)  # as an /undo of the joining could leave it, before it was kept
+        answer = await s.ask(BOB, "/rack 10K 11K")
+        assert "10K 11K" in answer.text
+        assert rack_of(await s.player(BOB.id, BOB)) == tiles("10K 11K")
+
+
+async def test_a_question_about_tiles_is_answered_once(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
+        question = await s.ask(ALICE, "7B")
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, question, "I drew")
+        s.fake.tap(ALICE, question, "I drew")  # a double tap, or a tap on the old message later
+
+        def alert() -> Call | None:
+            calls = s.fake.calls[mark:]
+            return next((c for c in calls if c.method == "answerCallbackQuery" and c.params.get("show_alert")), None)
+
+        refused = await s.fake.wait_for(alert, 10, "the second tap's alert")
+        assert "already" in refused.params["text"]
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R 7B")
+        edits = [c for c in s.fake.calls[mark:] if c.method == "editMessageReplyMarkup"]
+        assert [c.params["message_id"] for c in edits] == [question.message_id]
+
+
+async def test_a_command_for_another_bot_is_not_called_unknown(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        answer = await s.ask(ALICE, "/solve@other_bot")
+        assert answer.text == "/solve@other_bot is for another bot; here write /solve alone, or see /help."

@@ -101,6 +101,16 @@ async def test_undo_of_a_join_frees_the_seat_for_good(service: GameService, game
     assert carol is not None and carol.name == "Caroline" and carol.seat == 2
 
 
+async def test_the_seat_a_game_was_started_with_is_not_undone(service: GameService) -> None:
+    state = await service.new_game(ALICE, ALICE, join_as="Alice")  # a private chat's own game
+    with pytest.raises(e.NothingToUndo, match="no change of yours"):
+        await service.undo(state.id, ALICE)
+    await service.set_rack(state.id, ALICE, tiles("3R"))
+    after = (await service.undo(state.id, ALICE)).state  # the rack goes, the seat stays
+    me = after.player(ALICE)
+    assert me is not None and me.active and me.rack == ()
+
+
 async def test_undo_of_the_end_reopens_the_game(service: GameService, game: GameState) -> None:
     await service.end_game(game.id, BOB)
     state = (await service.undo(game.id, BOB)).state

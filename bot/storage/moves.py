@@ -152,12 +152,20 @@ def draw(state: GameState, user_id: int, tiles: Sequence[Tile]) -> GameState:
     return with_player(state, replace(p, rack=sort_tiles(rack, state.rules)))
 
 
-def set_table(state: GameState, user_id: int, sets: Sequence[TileSet]) -> GameState:
-    """Replace the whole table (a correction: no tile needs to stay, no turn passes)."""
+def set_table(state: GameState, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True) -> GameState:
+    """Replace the whole table (a correction: no tile needs to stay, no turn passes).
+
+    ``with_rack``: the table and the player's rack must fit the deck together. A table everyone sees (a
+    group's) is checked alone: what the group reads must not tell anyone's rack, and the table everyone
+    sees is right over a rack typed earlier.
+    """
     ensure_running(state)
     p = active_player(state, user_id)
     table = check_sets(sets, state.rules)
-    check_tiles(state.rules, "the table and your rack", table_tiles(table).elements(), p.rack)
+    if with_rack:
+        check_tiles(state.rules, "the table and your rack", table_tiles(table).elements(), p.rack)
+    else:
+        check_tiles(state.rules, "the table", table_tiles(table).elements())
     return replace(state, table=table)
 
 
@@ -207,7 +215,14 @@ def play(
         left = Counter(p.rack) - placed_count
         rack = sort_tiles(left.elements(), state.rules)
         after = with_player(after, replace(p, rack=tuple(rack), melded=True, tiles_played=p.tiles_played + len(placed)))
-    check_tiles(state.rules, "the table and the rack", new.elements(), rack)
+    check_tiles(state.rules, "the new table", new.elements())
+    try:
+        check_tiles(state.rules, "", new.elements(), rack)
+    except errors.TooManyTiles:  # said where others may read it (a group): which tiles would tell the rack
+        raise errors.TooManyTiles(
+            "the new table and the rest of the player's rack hold more tiles than the deck has; "
+            "the rack is out of date: set it again in private"
+        ) from None
     turn = next_turn(after, player if player is not None else state.turn)
     return replace(after, turn=turn), placed
 

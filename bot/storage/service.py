@@ -53,6 +53,9 @@ from solver.tiles import Tile
 T = TypeVar("T")
 Step = Callable[[GameState], tuple[GameState, dict[str, Any]]]
 UNDOABLE = [k.value for k in EventKind if k.undoable]
+#: Marks the joining that seated a game's creator as the game began. It is part of starting the game, not a
+#: change /undo takes back: in a private chat there is no /join, and undoing it locked the player out.
+SEAT_WITH_GAME = "with_game"
 RUNNING = GameStatus.RUNNING.value
 
 
@@ -169,9 +172,8 @@ class GameService:
                 await session.flush()
                 session.add(self._event(row.id, EventKind.GAME_STARTED, user_id, now, {"rules": rules.describe()}))
                 if join_as is not None:
-                    await self._apply(
-                        session, row, user_id, EventKind.PLAYER_JOINED, self._joining(user_id, join_as), now
-                    )
+                    joining = self._joining(user_id, join_as, with_game=True)
+                    await self._apply(session, row, user_id, EventKind.PLAYER_JOINED, joining, now)
                 await session.flush()
                 return state_of(row)
 
@@ -306,9 +308,16 @@ class GameService:
         _, after = await self._changes(game_id, user_id, steps)
         return after
 
-    async def set_table(self, game_id: int, user_id: int, sets: Sequence[TileSet]) -> GameState:
-        """Replace the whole table: a correction, not a play (no tile must stay, no turn passes)."""
-        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, _tabling(user_id, sets))
+    async def set_table(
+        self, game_id: int, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True
+    ) -> GameState:
+        """Replace the whole table: a correction, not a play (no tile must stay, no turn passes).
+
+        ``with_rack`` False checks the table alone against the deck, not with the user's rack (a table
+        everyone sees: see ``moves.set_table``).
+        """
+        tabling = _tabling(user_id, sets, with_rack=with_rack)
+        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling)
         return after
 
     async def record_play(
@@ -389,12 +398,17 @@ class GameService:
         _, after = await self._change(game_id, user_id, EventKind.PLAY_RECORDED, step)
         return Played(after, placed, player)
 
-    def _joining(self, user_id: int, name: str) -> Step:
+    def _joining(self, user_id: int, name: str, *, with_game: bool = False) -> Step:
+        """Taking a seat; ``with_game``: the seat its creator got with a new game (``SEAT_WITH_GAME``)."""
+
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             after = moves.join(state, user_id, name)
             player = after.player(user_id)
             assert player is not None
-            return after, {"name": player.name, "seat": player.seat}
+            detail: dict[str, Any] = {"name": player.name, "seat": player.seat}
+            if with_game:
+                detail[SEAT_WITH_GAME] = True
+            return after, detail
 
         return step
 
@@ -451,7 +465,9 @@ class GameService:
             (
                 e
                 for e in events
-                if e.id not in undone and (e.user_id == user_id or (at_table and EventKind(e.kind).table_change))
+                if e.id not in undone
+                and (e.user_id == user_id or (at_table and EventKind(e.kind).table_change))
+                and not (e.detail or {}).get(SEAT_WITH_GAME)
             ),
             None,
         )
@@ -596,11 +612,11 @@ def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
     return step
 
 
-def _tabling(user_id: int, sets: Sequence[TileSet]) -> Step:
+def _tabling(user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True) -> Step:
     """The step that replaces the table (a correction)."""
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after = moves.set_table(state, user_id, sets)
+        after = moves.set_table(state, user_id, sets, with_rack=with_rack)
         return after, {"table": [str(s) for s in after.table]}
 
     return step

@@ -10,7 +10,7 @@ from __future__ import annotations
 from telegram import Chat, Update, User
 
 from bot.storage import GameError, GameService, GameState, PlayerState
-from bot.storage.errors import GameAlreadyRunning, NoGame, NotAPlayer
+from bot.storage.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
 
 
 def is_group(chat: Chat) -> bool:
@@ -33,14 +33,33 @@ async def current_game(service: GameService, chat: Chat, user: User, *, create: 
     if is_group(chat):
         return await service.active_game(chat.id)
     try:
-        return await service.game_for(chat.id, user.id, private=True)
+        state = await service.game_for(chat.id, user.id, private=True)
     except NoGame:
         if not create:
             raise
+    else:
+        return await _seated(service, state, chat, user)
     try:
         return await service.new_game(chat.id, user.id, join_as=name_of(user))
     except GameAlreadyRunning:  # another message of this user started it a moment ago
         return await service.game_for(chat.id, user.id, private=True)
+
+
+async def _seated(service: GameService, state: GameState, chat: Chat, user: User) -> GameState:
+    """A private chat's own game always has its player seated.
+
+    Games started before undo kept the creator's seat could lose it to /undo, and a private chat has no
+    /join: such a player is seated again (with an empty rack) instead of being locked out.
+    """
+    if state.chat_id != chat.id or not state.running:
+        return state
+    me = state.player(user.id)
+    if me is not None and me.active:
+        return state
+    try:
+        return await service.join(state.id, user.id, name_of(user))
+    except AlreadyJoined:  # seated a moment ago by another message of this user
+        return await service.game(state.id)
 
 
 def seat_of(state: GameState, user: User) -> PlayerState:

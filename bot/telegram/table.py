@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from telegram import Update
+from telegram import Chat, Update
 from telegram.ext import ContextTypes
 
 from bot.storage import EventKind, GameState
+from bot.storage.moves import table_tiles
 from bot.telegram import replies
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
@@ -61,16 +62,75 @@ async def show_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: 
     await show(update, context, picture, caption)
 
 
+#: ``/table fix …``: replace a shared table even though tiles leave it (a mistake typed earlier).
+FIX_WORD = "fix"
+
+
+def fix_word(text: str) -> tuple[bool, str]:
+    """Whether the text starts with the word ``fix``, and the text after it."""
+    first, _, rest = text.strip().partition(" ")
+    if first.lower() == FIX_WORD:
+        return True, rest.strip()
+    return False, text
+
+
+def shares_table(state: GameState, chat: Chat) -> bool:
+    """A table others play on too: a group's game, here in the group or from a private chat linked to it."""
+    return is_group(chat) or in_group_game(state, chat)
+
+
 async def set_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, text: str) -> GameState:
-    """Replace the table (a correction); a group game's group sees the new table."""
+    """The table is now ``text`` (/table, a ``table:`` line, tiles tapped as the table).
+
+    On a player's own table it is a correction, anything goes. A shared table keeps every tile that lies
+    on it (``change_shared_table``), unless the text starts with ``fix``.
+    """
     chat, user = speaker(update)
+    fix, text = fix_word(text)
+    if not text:
+        raise RummikubError("write the whole table after /table fix, like /table fix 6R 7R 8R | 7K 7O 7R")
     sets = await read_table_for(context, text, state)
+    if shares_table(state, chat):
+        return await change_shared_table(update, context, state, sets, fix=fix)
     state = await deps(context).service.set_table(state.id, user.id, sets)
     await show_table(update, context, state, f"Table set: {replies.plural(len(state.table), 'set')}.")
+    return state
+
+
+async def change_shared_table(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    state: GameState,
+    sets: Sequence[TileSet],
+    *,
+    fix: bool = False,
+    show_here: bool = True,
+) -> GameState:
+    """A new shared table: every old tile still there, in valid sets, and the group sees it.
+
+    New tiles on it are a play (recorded as ``/play`` records one: the turn passes). The same tiles laid
+    out anew, the first table of a game, or ``fix`` (a correction) only replace the table. ``show_here``
+    False: this chat gets no picture (the caller answers with one of its own), the group still does.
+    """
+    chat, user = speaker(update)
+    old, new = table_tiles(state.table), table_tiles(sets)
+    lost = old - new
+    if lost and not fix:
+        raise RummikubError(
+            f"the new table lacks {replies.tiles_text(list(lost.elements()), state.rules)} from the old table; "
+            "every tile on the table stays there. If the table was wrong, write it whole after /table fix"
+        )
+    if state.table and not lost and new - old and not fix:
+        return await record_play(update, context, state, tuple(sets), show_here=show_here)
+    d = deps(context)
+    state = await d.service.set_table(state.id, user.id, sets, with_rack=False)
+    done = "corrected" if fix and state.table else "set"
+    if show_here:
+        await show_table(update, context, state, f"Table {done}: {replies.plural(len(state.table), 'set')}.")
     if in_group_game(state, chat):
         header = replies.table_header(state)
-        picture = await deps(context).off_loop(table_picture, state.table, state.rules, None, header)
-        await post_to_game_chat(context, state, f"{name_of(user)} set the table.", picture)
+        picture = await d.off_loop(table_picture, state.table, state.rules, None, header)
+        await post_to_game_chat(context, state, f"{name_of(user)} {done} the table.", picture)
     return state
 
 
@@ -86,28 +146,62 @@ async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await set_table(update, context, state, text)
 
 
-def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[tuple[TileSet, ...], Counter[Tile]]:
-    """What /play means: the whole new table when it holds every old tile, else new sets added to it."""
-    old: Counter[Tile] = Counter(t for s in state.table for t in s.tiles)
-    given: Counter[Tile] = Counter(t for s in sets for t in s.tiles)
-    if state.table and not old - given:
-        return tuple(sets), given - old
-    return (*state.table, *sets), given
+def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[TileSet, ...]:
+    """What /play means: the whole new table when it holds every old tile, else sets put down.
+
+    A set put down that holds all of a set on the table and more (``/play 1R 2R 3R 4R`` on ``1R 2R 3R``)
+    is that set grown: it takes the old one's place. Any other set is new. Only a rearrangement needs the
+    whole table written.
+    """
+    old = table_tiles(state.table)
+    if state.table and not old - table_tiles(sets):
+        return tuple(sets)
+    table = list(state.table)
+    grown: set[int] = set()
+    added = []
+    for s in sets:
+        mine = Counter(s.tiles)
+        inside = [
+            i
+            for i, o in enumerate(table)
+            if i not in grown and len(o.tiles) < len(s.tiles) and not Counter(o.tiles) - mine
+        ]
+        if inside:
+            at = max(inside, key=lambda i: len(table[i].tiles))
+            table[at] = s
+            grown.add(at)
+        else:
+            added.append(s)
+    return (*table, *added)
 
 
 @guarded
 async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/play sets…: record what a player put down; the turn passes on."""
     chat, user = speaker(update)
-    service = deps(context).service
-    state = await current_game(service, chat, user)
+    state = await current_game(deps(context).service, chat, user)
     seat_of(state, user)
     text = _args(update)
     if not text:
         raise RummikubError("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
     sets = await read_table_for(context, text, state)
-    table_after, placed = new_table(state, sets)
+    await record_play(update, context, state, new_table(state, sets))
+
+
+async def record_play(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    state: GameState,
+    table_after: tuple[TileSet, ...],
+    *,
+    show_here: bool = True,
+) -> GameState:
+    """A play that left ``table_after``: from the speaker's rack when it holds the new tiles, else by
+    the player whose turn it is. The picture goes to this chat and to the game's group."""
+    chat, user = speaker(update)
+    service = deps(context).service
     me = seat_of(state, user)
+    placed = table_tiles(table_after) - table_tiles(state.table)
     mine = not placed - Counter(me.rack)
     played = await service.record_play(state.id, user.id, table_after, player=user.id if mine else None)
     after = played.state
@@ -121,9 +215,11 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     caption = f"{said} {replies.turn_line(after)}".strip()
     async with photo_coming(context, chat):
         picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)
-    await show(update, context, picture, caption)
+    if show_here:
+        await show(update, context, picture, caption)
     if in_group_game(after, chat):
         await post_to_game_chat(context, after, caption, picture)
+    return after
 
 
 @guarded
@@ -134,7 +230,12 @@ async def undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     undone = await service.undo(state.id, user.id)
     after = undone.state
     who = after.player(undone.event.user_id) if undone.event.user_id is not None else None
-    whose = f"{who.name}'s" if who is not None else "the"
+    if who is not None:
+        whose = f"{who.name}'s"
+    elif undone.event.user_id == user.id:  # their joining: the seat is gone, the name is the speaker's
+        whose = f"{name_of(user)}'s"
+    else:
+        whose = "the"
     text = f"Undone: {whose} {undone.event.kind.words}. {replies.turn_line(after)}".strip()
     if undone.event.kind in TABLE_EVENTS:
         await show_table(update, context, after, text)

@@ -9,24 +9,26 @@ the private-chat button, a table is set for everyone.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import contextlib
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import replace
 
 from telegram import Message, Update
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.storage import GameService, GameState
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
 from bot.telegram.lull import Lull
 from bot.telegram.parsing import parse_position
 from bot.telegram.rack import private_only
 from bot.telegram.sending import say
 from bot.telegram.solving import send_answer, start_solving
-from bot.telegram.table import read_table_for, set_table, show_table
+from bot.telegram.table import change_shared_table, fix_word, read_table_for, set_table, show_table
 from solver.deck import check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
@@ -104,13 +106,22 @@ async def _answer(
     me = seat_of(state, user)
     rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
     table: list[TileSet] | None = None
+    fix = False
     if table_text is not None:
+        fix, table_text = fix_word(table_text)
         table = await read_table_for(context, table_text, state)
     check_deck(
         state.rules,
         rack if rack is not None else me.rack,
         [t for s in (table if table is not None else state.table) for t in s.tiles],
     )
+    if table is not None and in_group_game(state, chat):
+        # the group's table, typed here: changed only as /table changes it (every tile stays, unless
+        # "fix"), and the group sees it; the same sets in another order change nothing
+        if sorted(_layout(table)) != sorted(_layout(state.table)):
+            state = await change_shared_table(update, context, state, table, fix=fix, show_here=False)
+            me = seat_of(state, user)
+        table = None
     # The position to solve is known already: the game with what this message changes.
     wanted = replace(state, table=tuple(table) if table is not None else state.table)
     mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
@@ -174,19 +185,40 @@ async def tile_kind(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if quoted is None or not quoted.text:
             raise RummikubError("I no longer have those tiles; send them again")
         written = quoted.text
+    question = query.message.message_id if query.message is not None else None
+    if question is not None and question in _answered(context):
+        raise RummikubError("these tiles are already taken care of; send them again to use them again")
     d = deps(context)
     state = await current_game(d.service, chat, user)
-    await query.answer()
     if kind == "b":
         await set_table(update, context, state, written)
-        return
-    tiles = parse_tiles(written, state.rules)
-    if kind == "d":
-        state = await d.service.draw(state.id, user.id, tiles)
+        await query.answer()
     else:
-        state = await d.service.set_rack(state.id, user.id, tiles)
-    me = seat_of(state, user)
-    await say(update, context, replies.rack_text(me, state.rules) + "\n/solve for your best play.")
+        tiles = parse_tiles(written, state.rules)
+        if kind == "d":
+            state = await d.service.draw(state.id, user.id, tiles)
+        else:
+            state = await d.service.set_rack(state.id, user.id, tiles)
+        await query.answer()
+        me = seat_of(state, user)
+        await say(update, context, replies.rack_text(me, state.rules) + "\n/solve for your best play.")
+    if question is not None:  # one answer per question: a second tap must not draw the tiles twice
+        _answered(context).append(question)
+        with contextlib.suppress(BadRequest):  # too old to edit, or already without buttons
+            await context.bot.edit_message_reply_markup(chat.id, question, reply_markup=None)
+
+
+#: How many answered "what are these tiles?" questions a chat remembers (their buttons are gone by then).
+ANSWERED_KEPT = 64
+
+
+def _answered(context: ContextTypes.DEFAULT_TYPE) -> deque[int]:
+    """The questions of this chat whose buttons were used (kept in memory: a restart forgets them, but their
+    buttons were taken off the message at the first tap)."""
+    data = context.chat_data
+    assert data is not None, "a tapped question is always in a chat"
+    answered: deque[int] = data.setdefault("answered_tile_questions", deque(maxlen=ANSWERED_KEPT))
+    return answered
 
 
 @guarded
@@ -196,6 +228,10 @@ async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     assert message is not None and message.text is not None
     command = message.text.split()[0]
     name, _, addressee = command.partition("@")
-    if is_group(chat) and addressee.lower() != (context.bot.username or "").lower():
+    ours = addressee.lower() == (context.bot.username or "").lower()
+    if is_group(chat) and not ours:
         return  # in a group, a command without our name may be another bot's
+    if addressee and not ours:  # in private: /solve@otherbot is not a command we lack
+        await say(update, context, f"{command} is for another bot; here write {name} alone, or see /help.")
+        return
     await say(update, context, texts.UNKNOWN_COMMAND.format(command=name))

@@ -27,7 +27,7 @@ Your game
 /rack 3R 4R 5R J - your rack (only in our private chat)
 /draw 7B - add tiles you drew
 /table 6R 7R 8R | 7K 7O 7R - the table as it is
-/play 9R 10R 11R - sets put down (yours or another player's)
+/play 9R 10R 11R - sets put down (yours or another player's); 1R 2R 3R 4R grows 1R 2R 3R
 /solve - the best play now, as a picture
 /status - the table and your rack
 /undo - take back your last change
@@ -41,7 +41,8 @@ Your game
 Or just send lines starting with rack: and table: and I solve at once.
 
 In a group: /new, then everyone /join. Tap "My rack" to set your rack privately and
-solve there; tap "I played this" and the group sees the new table, never your rack."""
+solve there; tap "I played this" and the group sees the new table, never your rack.
+A group's table keeps every tile on it; to correct a mistake write /table fix and the whole table."""
 
 UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
 NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
