@@ -2,7 +2,9 @@
 
 Start-up: read the settings, refuse to start without a token (one line on
 stderr, exit status 2), bring the database to the latest migration, then hand
-over to PTB, which runs until interrupted.
+over to PTB, which runs until interrupted. A token Telegram refuses (revoked
+or mistyped) also ends in one line and status 2, never in a traceback that
+prints the token.
 """
 
 from __future__ import annotations
@@ -18,21 +20,39 @@ from bot.settings import Settings
 log = logging.getLogger("bot")
 
 NO_TOKEN = "error: TELEGRAM_BOT_TOKEN is not set; get a token from @BotFather and put it in the environment or .env"
+REFUSED_TOKEN = (
+    "error: Telegram refused TELEGRAM_BOT_TOKEN (revoked or mistyped?); "
+    "get the current token from @BotFather and put it in the environment or .env"
+)
 
 
 class RedactSecret(logging.Filter):
-    """Replace the token in any record that carries it (PTB logs its API URL, token included, at DEBUG)."""
+    """Replace the token in any record that carries it: PTB logs its API URL, token included, at DEBUG, and
+    the exception of a refused token says the token, so its traceback is redacted too."""
 
     def __init__(self, secret: str) -> None:
         super().__init__()
         self.secret = secret
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.secret:
-            text = record.getMessage()
-            if self.secret in text:
-                record.msg, record.args = text.replace(self.secret, "<token>"), None
+        if not self.secret:
+            return True
+        text = record.getMessage()
+        if self.secret in text:
+            record.msg, record.args = self.redact(text), None
+        # The traceback is formatted here, as a formatter would, when it carries the token: the formatter then
+        # prints this text as it is, and without exc_info nothing later can format the exception again.
+        exc_text = record.exc_text
+        if record.exc_info and not exc_text:
+            exc_text = logging.Formatter().formatException(record.exc_info)
+        if exc_text and self.secret in exc_text:
+            record.exc_text, record.exc_info = self.redact(exc_text), None
+        if record.stack_info and self.secret in record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
         return True
+
+    def redact(self, text: str) -> str:
+        return text.replace(self.secret, "<token>")
 
 
 def configure_logging(level: str, secret: str = "") -> RedactSecret:
@@ -64,6 +84,8 @@ def main() -> int:
         print(f"error: LOG_LEVEL={settings.log_level!r} is not a log level (DEBUG, INFO, WARNING)", file=sys.stderr)
         return 2
 
+    from telegram.error import InvalidToken
+
     from bot.storage import migrate
     from bot.telegram import collector
     from bot.telegram.app import ALLOWED_UPDATES, build_application
@@ -71,19 +93,23 @@ def main() -> int:
     migrate.upgrade(settings.database_url)
     application = build_application(settings)
     collector.settle()  # everything is imported and built: out of the cycle collector's sight from now on
-    if settings.webhook_url:
-        path = urlparse(settings.webhook_url).path.lstrip("/")
-        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-        log.info("starting with a webhook on %s:%s/%s", settings.webhook_listen, settings.webhook_port, path)
-        application.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=path,
-            webhook_url=settings.webhook_url,
-            secret_token=secret,
-            allowed_updates=ALLOWED_UPDATES,
-        )
-    else:
-        log.info("starting with long polling")
-        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+    try:
+        if settings.webhook_url:
+            path = urlparse(settings.webhook_url).path.lstrip("/")
+            secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+            log.info("starting with a webhook on %s:%s/%s", settings.webhook_listen, settings.webhook_port, path)
+            application.run_webhook(
+                listen=settings.webhook_listen,
+                port=settings.webhook_port,
+                url_path=path,
+                webhook_url=settings.webhook_url,
+                secret_token=secret,
+                allowed_updates=ALLOWED_UPDATES,
+            )
+        else:
+            log.info("starting with long polling")
+            application.run_polling(allowed_updates=ALLOWED_UPDATES)
+    except InvalidToken:  # its message and its traceback carry the token: neither is printed
+        print(REFUSED_TOKEN, file=sys.stderr)
+        return 2
     return 0

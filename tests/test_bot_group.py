@@ -193,3 +193,10 @@ async def test_undo_of_a_join_names_who_stood_up(tmp_path: Path) -> None:
         undone = await s.ask(CAROL, "/undo", GROUP)
         assert undone.text.startswith("Undone: Carol's joining.")
         assert (await s.service.active_game(GROUP.id)).player(CAROL.id) is None
+
+
+async def test_the_first_to_join_reads_a_clean_line(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.service.new_game(GROUP.id, ALICE.id)  # nobody seated yet
+        joined = await s.ask(ALICE, "/join", GROUP)
+        assert joined.text == "Alice joined. Players: Alice.\nTap My rack to set your rack in private."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import json
 import logging
 import os
@@ -18,12 +19,13 @@ from typing import Any
 
 import httpx
 import pytest
+from telegram.error import InvalidToken
 from telegram.ext import AIORateLimiter
 from telegram.request import HTTPXRequest
 
 import bot.telegram.turns as turns
 import bot.telegram.work as work
-from bot.run import NO_TOKEN, configure_logging
+from bot.run import NO_TOKEN, REFUSED_TOKEN, RedactSecret, configure_logging
 from bot.telegram import commands
 from bot.telegram.app import build_application
 from bot.telegram.uploads import whole_body
@@ -176,7 +178,9 @@ async def test_when_the_solvers_are_busy_a_small_position_is_answered_before_a_l
         assert "No opening" in alice.text
         assert bob.text.startswith(f"Best play (most tiles): {large['best_tiles']} tiles")
         assert "4 tiles, 46 points" in carol_s.text
-        assert alice.at < carol_s.at < bob.at  # Carol's 4 tiles went in before Bob's large position
+        # Carol's 4 tiles went in before Bob's large position. (Alice's answer is sent once her solve is done,
+        # while Carol's is solved: which of the two goes out first is not decided by the bot.)
+        assert carol_s.at < bob.at
 
 
 async def test_a_chats_messages_are_handled_in_order(tmp_path: Path) -> None:
@@ -247,6 +251,65 @@ def test_without_a_token_the_bot_says_so_in_one_line_and_exits_2(tmp_path: Path)
     assert done.returncode == 2
     assert done.stderr.strip() == NO_TOKEN
     assert not (tmp_path / "never.sqlite3").exists()
+
+
+def test_the_token_is_redacted_from_logged_tracebacks() -> None:
+    """PTB's refused-token exception says the token, and it is logged with its traceback."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RedactSecret(TOKEN))
+    after = logging.StreamHandler(stream)  # a later handler of the same record, without a filter of its own
+    logger = logging.getLogger("tests.redaction")
+    logger.addHandler(handler)
+    logger.addHandler(after)
+    logger.propagate = False
+    try:
+        try:
+            try:
+                raise InvalidToken("Unauthorized")
+            except InvalidToken as refused:
+                raise InvalidToken(f"The token `{TOKEN}` was rejected by the server.") from refused
+        except InvalidToken:
+            logger.exception("Invalid token. Aborting retry loop.")
+    finally:
+        logger.removeHandler(handler)
+        logger.removeHandler(after)
+    written = stream.getvalue()
+    assert written.count("Traceback (most recent call last)") == 4  # both handlers, both exceptions
+    assert written.count("The token `<token>` was rejected") == 2
+    assert TOKEN not in written
+
+
+async def test_a_token_telegram_refuses_ends_in_one_line_and_exit_2_without_the_token(tmp_path: Path) -> None:
+    """A revoked or mistyped token: Telegram answers 401 to everything; the token is printed nowhere."""
+    refused = "654321:REVOKED-token-nobody-may-see"
+    fake = FakeBotApi()  # it knows another token: every request is answered 401 Unauthorized
+    await fake.start()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "WEBHOOK_", "DATABASE_"))}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        TELEGRAM_BOT_TOKEN=refused,
+        TELEGRAM_BASE_URL=fake.base_url,
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}",
+        LOG_LEVEL="DEBUG",  # everything PTB logs, its request URLs too
+    )
+    try:
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        await fake.stop()
+    assert fake.violations and set(fake.violations) == {"getMe: wrong token"}  # it did ask, and was refused
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == REFUSED_TOKEN
+    assert refused not in done.stdout + done.stderr
+    assert refused.split(":")[1] not in done.stdout + done.stderr
 
 
 async def test_python_m_bot_migrates_polls_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:

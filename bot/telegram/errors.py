@@ -2,8 +2,10 @@
 
 ``guarded`` wraps every handler: a ``RummikubError`` (the parser's, the
 service's, the solver's) is the user's mistake and is answered with its
-message; an over-long message is refused before anything reads it. Anything
-else is a bug: ``on_error`` logs it with the update and says sorry.
+message; an over-long message for the bot is refused before anything reads it
+(in a group, only a command of ours or a ``rack:``/``table:`` message is for
+the bot: a long recipe pasted in the family chat is none of its business).
+Anything else is a bug: ``on_error`` logs it with the update and says sorry.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Update
+from telegram import Chat, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.telegram.parsing import MAX_TEXT
+from bot.telegram.games import is_group
+from bot.telegram.parsing import MAX_TEXT, looks_like_position
 from bot.telegram.texts import TOO_LONG
 from solver.errors import RummikubError
 
@@ -50,12 +53,23 @@ async def tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) ->
         await context.bot.send_message(chat.id, text)
 
 
+def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
+    """Whether a message is addressed to this bot: everything in private; in a group, our commands (not
+    ``/cmd@another_bot``) and ``rack:``/``table:`` messages, which are all the handlers read there."""
+    if chat is None or not is_group(chat):
+        return True
+    if text.startswith("/"):
+        _, _, addressee = text.split(maxsplit=1)[0].partition("@")
+        return not addressee or addressee.lower() == (bot_username or "").lower()
+    return looks_like_position(text, bot_username)
+
+
 def guarded(handler: Handler) -> Handler:
     @functools.wraps(handler)
     async def run(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
         text = message.text if message is not None else None
-        if text is not None and len(text) > MAX_TEXT:
+        if text is not None and len(text) > MAX_TEXT and for_me(text, update.effective_chat, context.bot.username):
             await tell(update, context, TOO_LONG.format(length=len(text), limit=MAX_TEXT))
             return
         try:

@@ -108,7 +108,8 @@ async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 def _joined(state: GameState, name: str) -> str:
     names = ", ".join(p.name for p in state.active_players)
-    return f"{name} joined. Players: {names}. {replies.turn_line(state)}\nTap My rack to set your rack in private."
+    first = f"{name} joined. Players: {names}. {replies.turn_line(state)}".rstrip()  # no turn line alone
+    return f"{first}\nTap My rack to set your rack in private."
 
 
 @guarded

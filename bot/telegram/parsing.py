@@ -64,8 +64,13 @@ class Position:
     table: str | None
 
 
-def parse_position(text: str) -> Position | None:
-    """The rack and table of a ``rack:``/``table:`` message, or None when it has no such line."""
+def parse_position(text: str, bot_username: str | None = None) -> Position | None:
+    """The rack and table of a ``rack:``/``table:`` message, or None when it has no such line.
+
+    In a group people address the bot by name (``@rummi_bot table: …``), so a
+    leading mention of ``bot_username`` is not part of the position.
+    """
+    text = without_mention(text, bot_username)
     if not looks_like_position(text):
         return None
     rack: list[str] | None = None
@@ -94,5 +99,15 @@ def parse_position(text: str) -> Position | None:
     return Position(" ".join(rack) if rack is not None else None, "\n".join(table) if table is not None else None)
 
 
-def looks_like_position(text: str) -> bool:
-    return any(_LINE.match(line) for line in text.splitlines())
+def looks_like_position(text: str, bot_username: str | None = None) -> bool:
+    """Whether some line starts with ``rack:`` or ``table:`` (after a leading mention of the bot)."""
+    return any(_LINE.match(line) for line in without_mention(text, bot_username).splitlines())
+
+
+def without_mention(text: str, bot_username: str | None) -> str:
+    """``text`` without a leading ``@bot_username`` (any case); unchanged when it starts otherwise."""
+    name = (bot_username or "").lstrip("@")
+    if not name:
+        return text
+    m = re.match(rf"\s*@{re.escape(name)}(?!\w)", text, re.IGNORECASE)
+    return text[m.end() :] if m is not None else text

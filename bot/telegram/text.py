@@ -43,7 +43,7 @@ async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     message = update.message
     assert message is not None and message.text is not None
     text = message.text
-    position = parse_position(text)
+    position = parse_position(text, context.bot.username)
     if is_group(chat):
         if position is None:
             return
@@ -109,6 +109,8 @@ async def _answer(
     fix = False
     if table_text is not None:
         fix, table_text = fix_word(table_text)
+        if fix and not table_text:
+            raise RummikubError("write the whole table after fix, like table: fix 6R 7R 8R | 7K 7O 7R")
         table = await read_table_for(context, table_text, state)
     check_deck(
         state.rules,

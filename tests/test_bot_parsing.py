@@ -1,0 +1,54 @@
+"""Reading rack:/table: messages that start by naming the bot, as people write in a group."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.telegram.parsing import OptionError, Position, looks_like_position, parse_position
+from tests.fake_bot_api import BOT_USERNAME
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"@{BOT_USERNAME} table: 1R 2R 3R",
+        f"@{BOT_USERNAME}\ntable: 1R 2R 3R",
+        f"  @{BOT_USERNAME.upper()}   table: 1R 2R 3R",
+        "@Rummi_Test_Bot\n\ntable: 1R 2R 3R",
+    ],
+)
+def test_a_leading_mention_of_the_bot_is_not_part_of_the_position(text: str) -> None:
+    assert looks_like_position(text, BOT_USERNAME)
+    assert parse_position(text, BOT_USERNAME) == Position(rack=None, table="1R 2R 3R")
+    assert parse_position(text, "@" + BOT_USERNAME) == Position(rack=None, table="1R 2R 3R")
+
+
+def test_the_mention_may_come_before_a_rack_and_a_table_over_several_lines() -> None:
+    text = f"@{BOT_USERNAME} rack: 3R 4R\ntable: 6R 7R 8R\n9B 9K 9O"
+    assert parse_position(text, BOT_USERNAME) == Position(rack="3R 4R", table="6R 7R 8R\n9B 9K 9O")
+
+
+def test_without_the_bots_name_a_mention_is_read_as_before() -> None:
+    text = f"@{BOT_USERNAME} table: 1R 2R 3R"
+    assert not looks_like_position(text)
+    assert parse_position(text) is None
+    with pytest.raises(OptionError, match="start each line with rack: or table:"):
+        parse_position(f"@{BOT_USERNAME}\ntable: 1R 2R 3R")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "@another_bot table: 1R 2R 3R",  # someone else's bot
+        f"@{BOT_USERNAME}s table: 1R 2R 3R",  # a longer name that starts like ours
+        f"hey @{BOT_USERNAME} table: 1R 2R 3R",  # not at the start
+    ],
+)
+def test_only_a_leading_mention_of_this_bot_is_dropped(text: str) -> None:
+    assert not looks_like_position(text, BOT_USERNAME)
+    assert parse_position(text, BOT_USERNAME) is None
+
+
+def test_a_mention_of_another_bot_before_table_lines_is_still_a_mistake() -> None:
+    with pytest.raises(OptionError, match="`@another_bot`: start each line"):
+        parse_position("@another_bot\ntable: 1R 2R 3R", BOT_USERNAME)
