@@ -98,6 +98,11 @@ async def test_a_table_typed_in_a_linked_private_chat_changes_the_groups_table_i
         assert await table_of(s) == ["1K 2K 3K", "1B 2B 3B"]
         assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
 
+        # "fix" with no table after it is a mistake, not an empty table
+        refused = await s.ask(BOB, "table: fix")
+        assert refused.text.startswith("Write the whole table after fix")
+        assert await table_of(s) == ["1K 2K 3K", "1B 2B 3B"]
+
         # the same sets in another order change nothing
         mark = s.fake.mark()
         await s.ask(BOB, "table: 1B 2B 3B | 1K 2K 3K")
