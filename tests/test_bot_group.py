@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.bot_support import ALICE, BOB, CAROL, PNG, Session, rack_of, session, tiles
-from tests.fake_bot_api import Call, Chat
+from tests.fake_bot_api import Call, Chat, User
 
 GROUP = Chat(-100111, "group", "Family")
 SUPERGROUP = Chat(-1001234567, "supergroup", "Family")
@@ -200,3 +200,25 @@ async def test_the_first_to_join_reads_a_clean_line(tmp_path: Path) -> None:
         await s.service.new_game(GROUP.id, ALICE.id)  # nobody seated yet
         joined = await s.ask(ALICE, "/join", GROUP)
         assert joined.text == "Alice joined. Players: Alice.\nTap My rack to set your rack in private."
+
+
+async def test_an_anonymous_admin_is_not_seated_and_is_told_to_tap_join(tmp_path: Path) -> None:
+    """An admin who writes as the group: Telegram sends GroupAnonymousBot as the sender, the group as sender_chat."""
+    anonymous = User(1087968824, "Group", "GroupAnonymousBot")
+    async with session(tmp_path) as s:
+
+        async def as_the_group(text: str) -> Call:
+            message = s.fake.user_message(anonymous, GROUP, text=text)
+            message["sender_chat"] = GROUP.to_json()
+            mark = s.fake.mark()
+            s.fake.offer({"message": message})
+            return await s.fake.reply(GROUP.id, mark)
+
+        created = await as_the_group("/new")
+        assert "sits first" not in created.text and "Tap Join" in created.text
+        assert (await s.service.active_game(GROUP.id)).active_players == ()
+        refused = await as_the_group("/join")
+        assert "anonymous admin" in refused.text
+        assert (await s.service.active_game(GROUP.id)).active_players == ()
+        joined = await s.tap(ALICE, created, "Join", GROUP.id)
+        assert joined.text.startswith("Alice joined.")

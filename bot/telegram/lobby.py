@@ -64,12 +64,11 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     rules = parse_rules(command_text(update.message.text))
     service = deps(context).service
     if is_group(chat):
-        state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user))
+        anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)
+        state = await service.new_game(chat.id, user.id, rules, join_as=None if anonymous else name_of(user))
         markup = replies.group_buttons(context.bot.username, state.invite, join=True)
-        text = (
-            f"New game ({rules.describe()}).\n{name_of(user)} sits first. Tap Join to play; "
-            "then tap My rack to set your rack in private."
-        )
+        first = "" if anonymous else f"{name_of(user)} sits first. "
+        text = f"New game ({rules.describe()}).\n{first}Tap Join to play; then tap My rack to set your rack in private."
         await say(update, context, text, markup)
         return
     await service.unlink(user.id)
@@ -77,10 +76,24 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await say(update, context, f"New game ({rules.describe()}).\nSend your rack: /rack 3R 4R 5R J")
 
 
+#: What the group reads when an admin who writes as the group ("Remain anonymous") asks for a seat.
+ANONYMOUS = (
+    "you are writing as the group (an anonymous admin), so I cannot tell you from the other admins; "
+    "tap Join, or turn off Remain anonymous in your admin rights, to take a seat"
+)
+
+
+def as_the_chat(update: Update) -> bool:
+    """The message was sent in the chat's name (an anonymous admin, a channel): it has no player behind it."""
+    return update.message is not None and update.message.sender_chat is not None
+
+
 async def _join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GameState:
     chat, user = speaker(update)
     if not is_group(chat):
         raise RummikubError("join a game in its group; here you play on your own (just send your rack)")
+    if as_the_chat(update):
+        raise RummikubError(ANONYMOUS)
     service = deps(context).service
     state = await service.active_game(chat.id)
     return await service.join(state.id, user.id, name_of(user))
