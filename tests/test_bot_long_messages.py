@@ -32,6 +32,7 @@ async def test_long_chatter_in_a_group_gets_no_answer(tmp_path: Path) -> None:
         mark = s.fake.mark()
         s.fake.send(ALICE, RECIPE, FAMILY)
         s.fake.send(BOB, "/weather@other_bot " + "Berlin " * 250, FAMILY)
+        s.fake.send(BOB, "/weather " + "Berlin " * 250, FAMILY)  # not one of ours: another bot's
         helped = await s.ask(ALICE, "/help", FAMILY)  # the chat's messages are handled in order: a barrier
         assert "3-6R" in helped.text
         assert [c.text[:40] for c in s.fake.sent(FAMILY.id, mark)] == [helped.text[:40]]

@@ -7,11 +7,19 @@ group sees each change without learning anyone's rack.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+import bot.telegram.table as table_module
+import solver.table as solver_table
 from tests.bot_support import ALICE, BOB, Session, rack_of, session, tiles
-from tests.fake_bot_api import Call, User
+from tests.fake_bot_api import Call, Chat, User
 from tests.test_bot_group import GROUP, new_game_with_two
+
+GROUP2 = Chat(-100222, "group", "Cousins")
 
 
 async def table_of(s: Session) -> list[str]:
@@ -123,3 +131,104 @@ async def test_what_the_group_reads_never_tells_a_rack(tmp_path: Path) -> None:
         assert "out of date" in refused.text
         assert await table_of(s) == ["11K 12K 13K", "13R 13B 13K"]
         assert all("13K" not in c.text and "copies" not in c.text for c in s.fake.sent(GROUP.id, mark))
+
+
+async def test_a_play_recorded_while_another_table_was_read_is_never_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read, go = solver_table.read_table, threading.Event()
+
+    def held_back(*args: Any, **kwargs: Any) -> Any:  # Bob's loose tiles are laid out only after Alice's play
+        go.wait(10)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(table_module, "read_table", held_back)
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1R 2R 3R | 4R 5R 6R", GROUP)
+        await linked(s, created, (BOB, "9K 10K"), (ALICE, "9B 9K 9O 10R 11R 12R 1O"))
+        mark = s.fake.mark()
+        s.fake.send(BOB, "table: 1R 2R 3R 4R 5R 6R")  # the same tiles as one run, read by the solver
+        played = await s.ask(ALICE, "/play 9B 9K 9O | 10R 11R 12R", GROUP)
+        assert played.text.startswith("Alice put down")
+        go.set()
+        refused = await s.fake.reply(BOB.id, mark)
+        assert "lacks 10R 11R 12R 9B 9K 9O" in refused.text
+        assert await table_of(s) == ["1R 2R 3R", "4R 5R 6R", "9B 9K 9O", "10R 11R 12R"]
+
+
+async def test_undo_of_a_correction_in_the_group_does_not_look_at_racks(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await linked(s, created, (BOB, "13K 13K 5R 6R 7R"))
+        await s.ask(ALICE, "/table 11K 12K 13K", GROUP)
+        await s.ask(ALICE, "/table fix 1R 2R 3R", GROUP)
+        mark = s.fake.mark()
+        undone = await s.ask(BOB, "/undo", GROUP)
+        assert undone.text.startswith("Undone: Alice's table")
+        assert await table_of(s) == ["11K 12K 13K"]
+        assert all("13K" not in c.text for c in s.fake.sent(GROUP.id, mark))
+
+
+async def test_the_first_table_is_a_play_when_it_comes_from_a_rack(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await linked(s, created, (ALICE, "10R 11R 12R 5K"))
+        mark = s.fake.mark()
+        await s.ask(ALICE, "table: 10R 11R 12R")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text == "Alice put down 10R 11R 12R (3 tiles). Bob to play."
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["5K"]
+        # a first table no known rack holds is where the game starts: nobody played it
+        await s.ask(ALICE, "/new", GROUP2)
+        started = await s.ask(ALICE, "/table 1K 2K 3K", GROUP2)
+        assert started.text == "Table set: 1 set."
+        assert (await s.service.active_game(GROUP2.id)).turn == ALICE.id
+
+
+async def test_one_tile_joins_two_runs(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1R 2R 3R | 5R 6R 7R | 9K 9O 9B", GROUP)
+        played = await s.ask(ALICE, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
+        assert played.text.startswith("Recorded: 4R (1 tile) put down.")
+        assert await table_of(s) == ["1R 2R 3R 4R 5R 6R 7R", "9B 9K 9O"]
+
+
+async def test_a_play_is_charged_to_the_rack_of_the_player_whose_turn_it_is(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
+        await linked(s, created, (ALICE, "9B 9K 9O 12R"), (BOB, "9B 9K 9O 1R"))
+        recorded = await s.ask(ALICE, "/table 9B 9K 9O", GROUP)  # Alice records Bob's play
+        assert recorded.text == "Bob put down 9B 9K 9O (3 tiles). Alice to play."
+        assert rack_of(await s.player(GROUP.id, BOB)) == ["1R"]
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["12R", "9B", "9K", "9O"]
+
+
+async def test_a_rack_typed_with_the_table_says_what_left_it(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await linked(s, created, (BOB, "1B 2B 3B 9K"))
+        mark = s.fake.mark()
+        # his rack as it still is: the 1B 2B 3B on the table are not his (the second copies, Alice's turn)
+        await s.ask(BOB, "rack: 1B 2B 3B 9K\ntable: 1K 2K 3K | 1B 2B 3B")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text == "Recorded: 1B 2B 3B (3 tiles) put down by Alice. Bob to play."
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B 3B 9K")
+        # his last tiles, played by typing the new table: he has won
+        await s.ask(BOB, "/rack 9K 10K 11K")
+        won = await s.ask(BOB, "table: 1K 2K 3K | 1B 2B 3B | 9K 10K 11K")
+        assert won.text == "Your rack is empty: you won! /end closes the game."
+
+
+async def test_fix_is_read_however_it_is_written(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
+        fixed = await s.ask(ALICE, "/table Fix:\n1R 2R 3R\n5K 5O 5B", GROUP)
+        assert fixed.text == "Table corrected: 2 sets."
+        refused = await s.ask(ALICE, "/play fix 9R 10R 11R", GROUP)
+        assert "/table fix" in refused.text
+        assert await table_of(s) == ["1R 2R 3R", "5B 5K 5O"]

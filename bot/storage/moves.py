@@ -152,21 +152,41 @@ def draw(state: GameState, user_id: int, tiles: Sequence[Tile]) -> GameState:
     return with_player(state, replace(p, rack=sort_tiles(rack, state.rules)))
 
 
-def set_table(state: GameState, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True) -> GameState:
-    """Replace the whole table (a correction: no tile needs to stay, no turn passes).
+def set_table(
+    state: GameState, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, keep_tiles: bool = False
+) -> GameState:
+    """Replace the whole table (no turn passes).
 
     ``with_rack``: the table and the player's rack must fit the deck together. A table everyone sees (a
     group's) is checked alone: what the group reads must not tell anyone's rack, and the table everyone
-    sees is right over a rack typed earlier.
+    sees is right over a rack typed earlier. ``keep_tiles``: every tile on the table now must still be on
+    it (a shared table laid out anew: checked here, under the game's lock, so a play recorded a moment
+    earlier is never lost); without it, a correction.
     """
     ensure_running(state)
     p = active_player(state, user_id)
     table = check_sets(sets, state.rules)
+    if keep_tiles:
+        check_kept(state, table)
     if with_rack:
         check_tiles(state.rules, "the table and your rack", table_tiles(table).elements(), p.rack)
     else:
         check_tiles(state.rules, "the table", table_tiles(table).elements())
     return replace(state, table=table)
+
+
+def check_kept(state: GameState, table: Iterable[TileSet]) -> None:
+    """Every tile on the table stays on it, whatever else a play does."""
+    lost = table_tiles(state.table) - table_tiles(table)
+    if lost:
+        raise errors.InvalidTable(lost_message(lost, state.rules))
+
+
+def lost_message(lost: Counter[Tile], rules: Rules) -> str:
+    return (
+        f"the new table lacks {words(lost, rules)} from the old table; every tile on the table stays there "
+        "(if the table was wrong, write it whole after /table fix)"
+    )
 
 
 def mark_melded(state: GameState, user_id: int) -> GameState:
@@ -195,12 +215,8 @@ def play(
     ensure_running(state)
     active_player(state, user_id)
     table = check_sets(new_table, state.rules)
+    check_kept(state, table)
     old, new = table_tiles(state.table), table_tiles(table)
-    lost = old - new
-    if lost:
-        raise errors.InvalidTable(
-            f"the new table lacks {words(lost, state.rules)} from the old table; every tile on the table stays there"
-        )
     placed_count = new - old
     placed = sort_tiles(placed_count.elements(), state.rules)
     if not placed:

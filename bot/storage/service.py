@@ -309,14 +309,14 @@ class GameService:
         return after
 
     async def set_table(
-        self, game_id: int, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True
+        self, game_id: int, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, keep_tiles: bool = False
     ) -> GameState:
-        """Replace the whole table: a correction, not a play (no tile must stay, no turn passes).
+        """Replace the whole table: not a play (no turn passes); a correction unless ``keep_tiles``.
 
         ``with_rack`` False checks the table alone against the deck, not with the user's rack (a table
-        everyone sees: see ``moves.set_table``).
+        everyone sees); ``keep_tiles`` refuses a table without every tile on it now (see ``moves.set_table``).
         """
-        tabling = _tabling(user_id, sets, with_rack=with_rack)
+        tabling = _tabling(user_id, sets, with_rack=with_rack, keep_tiles=keep_tiles)
         _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling)
         return after
 
@@ -486,7 +486,7 @@ class GameService:
         if clash:
             raise errors.UndoConflict(await self._clash_message(session, state, target, clash))
         after = changes.restore(state, changes.apply(current, back))
-        self._check_after_undo(after, back, user_id)
+        self._check_after_undo(after, back)
         now = self.clock()
         write(row, changes.snapshot(after), now)
         detail = {"kind": kind.value, "by": target.user_id}
@@ -495,18 +495,29 @@ class GameService:
         return Undone(record_of(target, undone=True), state_of(row))
 
     @staticmethod
-    def _check_after_undo(state: GameState, back: changes.Diff, user_id: int) -> None:
-        """An undo out of order must not conjure tiles: re-check every rack it brings back."""
+    def _check_after_undo(state: GameState, back: changes.Diff) -> None:
+        """An undo out of order must not conjure tiles: re-check the table it brings back, and every rack.
+
+        A rack the undo leaves as it was is not checked with a table it brings back: a shared table is
+        changed without the racks (``moves.set_table``), so a rack typed earlier may be out of date, and
+        that must neither block the undo nor be told where others read the answer.
+        """
         table = list(moves.table_tiles(state.table).elements())
+        if "table" in back.get("game", {}):
+            moves.check_tiles(state.rules, "after this undo, the table", table)
         changed = set(back.get("added", {})) | {
             uid for uid, fields in back.get("players", {}).items() if "rack" in fields
         }
-        if "table" in back.get("game", {}):
-            changed.add(str(user_id))
         for uid in sorted(changed):
             p = state.player(int(uid))
             if p is not None and p.active:
-                moves.check_tiles(state.rules, f"after this undo, the table and {p.name}'s rack", table, p.rack)
+                try:
+                    moves.check_tiles(state.rules, "", table, p.rack)
+                except errors.TooManyTiles:  # which tiles would tell the rack
+                    raise errors.TooManyTiles(
+                        f"after this undo, the table and {p.name}'s rack would hold more tiles than the deck has; "
+                        "undo the later changes first"
+                    ) from None
 
     async def _clash_message(self, session: AsyncSession, state: GameState, target: Event, clash: set[str]) -> str:
         what = f"{self._whose(state, target.user_id)} {EventKind(target.kind).words}"
@@ -612,11 +623,11 @@ def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
     return step
 
 
-def _tabling(user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True) -> Step:
-    """The step that replaces the table (a correction)."""
+def _tabling(user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, keep_tiles: bool = False) -> Step:
+    """The step that replaces the table (see ``moves.set_table``)."""
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after = moves.set_table(state, user_id, sets, with_rack=with_rack)
+        after = moves.set_table(state, user_id, sets, with_rack=with_rack, keep_tiles=keep_tiles)
         return after, {"table": [str(s) for s in after.table]}
 
     return step

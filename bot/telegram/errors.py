@@ -20,6 +20,7 @@ from telegram import Chat, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.telegram import commands
 from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
 from bot.telegram.texts import TOO_LONG
@@ -59,8 +60,10 @@ def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
     if chat is None or not is_group(chat):
         return True
     if text.startswith("/"):
-        _, _, addressee = text.split(maxsplit=1)[0].partition("@")
-        return not addressee or addressee.lower() == (bot_username or "").lower()
+        name, _, addressee = text.split(maxsplit=1)[0].partition("@")
+        if addressee:
+            return addressee.lower() == (bot_username or "").lower()
+        return name[1:].lower() in commands.ALL  # /weather without a name may be another bot's
     return looks_like_position(text, bot_username)
 
 

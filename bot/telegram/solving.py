@@ -145,7 +145,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     placed = replies.tiles_text(played.placed, after.rules)
     lines = [f"Played {placed}.", replies.rack_text(mine, after.rules)]
     if not mine.rack:
-        lines.append("Your rack is empty: you won! /end closes the game.")
+        lines.append(texts.WON)
     turn = replies.turn_line(after)
     if in_group_game(after, chat):
         lines.append(turn)

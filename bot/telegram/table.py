@@ -6,14 +6,15 @@ it was made from a player's private chat linked to that group.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from telegram import Chat, Update
 from telegram.ext import ContextTypes
 
-from bot.storage import EventKind, GameState
-from bot.storage.moves import table_tiles
+from bot.storage import EventKind, GameState, PlayerState
+from bot.storage.moves import lost_message, table_tiles
 from bot.telegram import replies
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
@@ -66,12 +67,15 @@ async def show_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: 
 FIX_WORD = "fix"
 
 
+_FIX = re.compile(rf"\s*{FIX_WORD}(?:[\s:]+|$)", re.IGNORECASE)
+
+
 def fix_word(text: str) -> tuple[bool, str]:
-    """Whether the text starts with the word ``fix``, and the text after it."""
-    first, _, rest = text.strip().partition(" ")
-    if first.lower() == FIX_WORD:
-        return True, rest.strip()
-    return False, text
+    """Whether the text starts with the word ``fix`` (then a space, a new line or a colon), and the rest."""
+    m = _FIX.match(text)
+    if m is None:
+        return False, text
+    return True, text[m.end() :].strip()
 
 
 def shares_table(state: GameState, chat: Chat) -> bool:
@@ -105,26 +109,28 @@ async def change_shared_table(
     *,
     fix: bool = False,
     show_here: bool = True,
+    rack_after: Sequence[Tile] | None = None,
 ) -> GameState:
     """A new shared table: every old tile still there, in valid sets, and the group sees it.
 
-    New tiles on it are a play (recorded as ``/play`` records one: the turn passes). The same tiles laid
-    out anew, the first table of a game, or ``fix`` (a correction) only replace the table. ``show_here``
-    False: this chat gets no picture (the caller answers with one of its own), the group still does.
+    New tiles on it are a play (recorded as ``/play`` records one: the turn passes), except on the first
+    table of a game when no rack the bot knows holds them: that is where the game starts. The same tiles
+    laid out anew, or ``fix`` (a correction), only replace the table. ``show_here`` False: this chat gets
+    no picture (the caller answers with one of its own), the group still does. ``rack_after``: the
+    speaker's rack as they typed it with this table (see ``player_of``).
     """
     chat, user = speaker(update)
     old, new = table_tiles(state.table), table_tiles(sets)
-    lost = old - new
+    lost, placed = old - new, new - old
     if lost and not fix:
-        raise RummikubError(
-            f"the new table lacks {replies.tiles_text(list(lost.elements()), state.rules)} from the old table; "
-            "every tile on the table stays there. If the table was wrong, write it whole after /table fix"
-        )
-    if state.table and not lost and new - old and not fix:
-        return await record_play(update, context, state, tuple(sets), show_here=show_here)
+        raise RummikubError(lost_message(lost, state.rules))
+    me = seat_of(state, user)
+    if placed and not fix and (state.table or player_of(state, me, placed, rack_after) is not None):
+        return await record_play(update, context, state, tuple(sets), show_here=show_here, rack_after=rack_after)
     d = deps(context)
-    state = await d.service.set_table(state.id, user.id, sets, with_rack=False)
-    done = "corrected" if fix and state.table else "set"
+    # keep_tiles: checked again under the game's lock, so a play recorded meanwhile is never lost
+    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, keep_tiles=not fix)
+    done = "corrected" if fix else "set"
     if show_here:
         await show_table(update, context, state, f"Table {done}: {replies.plural(len(state.table), 'set')}.")
     if in_group_game(state, chat):
@@ -149,30 +155,30 @@ async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[TileSet, ...]:
     """What /play means: the whole new table when it holds every old tile, else sets put down.
 
-    A set put down that holds all of a set on the table and more (``/play 1R 2R 3R 4R`` on ``1R 2R 3R``)
-    is that set grown: it takes the old one's place. Any other set is new. Only a rearrangement needs the
-    whole table written.
+    A set put down that holds whole sets of the table and more (``/play 1R 2R 3R 4R`` on ``1R 2R 3R``), or
+    two or more of them (``1R 2R 3R 4R 5R 6R 7R`` on ``1R 2R 3R`` and ``5R 6R 7R``), is those sets grown or
+    joined: it takes their place. Any other set is new (a set equal to one on the table is a second one).
+    Other rearrangements need the whole table written.
     """
-    old = table_tiles(state.table)
-    if state.table and not old - table_tiles(sets):
+    if state.table and not table_tiles(state.table) - table_tiles(sets):
         return tuple(sets)
-    table = list(state.table)
-    grown: set[int] = set()
+    largest_first = sorted(range(len(state.table)), key=lambda i: -len(state.table[i].tiles))
+    taken: dict[int, TileSet | None] = {}  # old set -> the set that took its place (None: joined into another)
     added = []
     for s in sets:
-        mine = Counter(s.tiles)
-        inside = [
-            i
-            for i, o in enumerate(table)
-            if i not in grown and len(o.tiles) < len(s.tiles) and not Counter(o.tiles) - mine
-        ]
-        if inside:
-            at = max(inside, key=lambda i: len(table[i].tiles))
-            table[at] = s
-            grown.add(at)
+        room, inside = Counter(s.tiles), []
+        for i in largest_first:
+            held = Counter(state.table[i].tiles)
+            if i not in taken and not held - room:
+                inside.append(i)
+                room -= held
+        if len(inside) >= 2 or (inside and room):
+            taken.update({i: None for i in inside})
+            taken[min(inside)] = s
         else:
             added.append(s)
-    return (*table, *added)
+    kept = (taken.get(i, old) for i, old in enumerate(state.table))
+    return (*(s for s in kept if s is not None), *added)
 
 
 @guarded
@@ -184,8 +190,32 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     text = _args(update)
     if not text:
         raise RummikubError("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
+    if fix_word(text)[0]:
+        raise RummikubError("/play records a play; to correct the table write /table fix and the whole table")
     sets = await read_table_for(context, text, state)
     await record_play(update, context, state, new_table(state, sets))
+
+
+def player_of(
+    state: GameState, me: PlayerState, placed: Counter[Tile], rack_after: Sequence[Tile] | None = None
+) -> int | None:
+    """Whose rack the tiles of a play came from, as far as the bot knows the racks.
+
+    The player whose turn it is, when their rack holds them; else the speaker, when theirs does (people
+    forget to /pass, so the turn may be behind). ``rack_after`` is the speaker's rack as they typed it with
+    the new table: then only what left their rack is theirs. None: a rack the bot does not know (the play
+    is recorded for the player whose turn it is, and no rack changes).
+    """
+
+    def holds(p: PlayerState) -> bool:
+        if p.user_id == me.user_id and rack_after is not None:
+            return not placed - (Counter(p.rack) - Counter(rack_after))
+        return not placed - Counter(p.rack)
+
+    turn = state.turn_player
+    if turn is not None and turn.active and turn.user_id != me.user_id and holds(turn):
+        return turn.user_id
+    return me.user_id if holds(me) else None
 
 
 async def record_play(
@@ -195,23 +225,25 @@ async def record_play(
     table_after: tuple[TileSet, ...],
     *,
     show_here: bool = True,
+    rack_after: Sequence[Tile] | None = None,
 ) -> GameState:
-    """A play that left ``table_after``: from the speaker's rack when it holds the new tiles, else by
-    the player whose turn it is. The picture goes to this chat and to the game's group."""
+    """A play that left ``table_after``, from the rack ``player_of`` names. The picture goes to this chat
+    and to the game's group."""
     chat, user = speaker(update)
     service = deps(context).service
     me = seat_of(state, user)
     placed = table_tiles(table_after) - table_tiles(state.table)
-    mine = not placed - Counter(me.rack)
-    played = await service.record_play(state.id, user.id, table_after, player=user.id if mine else None)
+    player = player_of(state, me, placed, rack_after)
+    played = await service.record_play(state.id, user.id, table_after, player=player)
     after = played.state
     what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')})"
-    if mine:
-        said = f"{name_of(user)} put down {what}."
-    else:  # not from the sender's rack as the bot knows it: the turn's player put it down
+    by = state.player(player) if player is not None else None
+    if by is not None:
+        said = f"{by.name} put down {what}."
+    else:  # from a rack the bot does not know: the turn's player put it down
         mover = state.turn_player
-        by = f" by {mover.name}" if mover is not None and mover.user_id != user.id else ""
-        said = f"Recorded: {what} put down{by}."
+        by_whom = f" by {mover.name}" if mover is not None and mover.user_id != user.id else ""
+        said = f"Recorded: {what} put down{by_whom}."
     caption = f"{said} {replies.turn_line(after)}".strip()
     async with photo_coming(context, chat):
         picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)

@@ -121,8 +121,12 @@ async def _answer(
         # the group's table, typed here: changed only as /table changes it (every tile stays, unless
         # "fix"), and the group sees it; the same sets in another order change nothing
         if sorted(_layout(table)) != sorted(_layout(state.table)):
-            state = await change_shared_table(update, context, state, table, fix=fix, show_here=False)
+            before = me
+            state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
             me = seat_of(state, user)
+            if before.rack and not me.rack and rack is None:  # the play was theirs, and their last tiles
+                await say(update, context, texts.WON)
+                return
         table = None
     # The position to solve is known already: the game with what this message changes.
     wanted = replace(state, table=tuple(table) if table is not None else state.table)

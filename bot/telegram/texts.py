@@ -44,6 +44,7 @@ In a group: /new, then everyone /join. Tap "My rack" to set your rack privately 
 solve there; tap "I played this" and the group sees the new table, never your rack.
 A group's table keeps every tile on it; to correct a mistake write /table fix and the whole table."""
 
+WON = "Your rack is empty: you won! /end closes the game."
 UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
 NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
 TOO_LONG = "That message is too long ({length} characters); I read at most {limit}. Send the rack and the table apart."
