@@ -153,8 +153,36 @@ async def test_a_play_recorded_while_another_table_was_read_is_never_lost(
         assert played.text.startswith("Alice put down")
         go.set()
         refused = await s.fake.reply(BOB.id, mark)
-        assert "lacks 10R 11R 12R 9B 9K 9O" in refused.text
+        assert refused.text.startswith("The table changed while I read your message")
         assert await table_of(s) == ["1R 2R 3R", "4R 5R 6R", "9B 9K 9O", "10R 11R 12R"]
+
+
+async def test_a_play_undone_while_another_table_was_read_stays_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read, go = solver_table.read_table, threading.Event()
+
+    def held_back(*args: Any, **kwargs: Any) -> Any:
+        go.wait(10)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(table_module, "read_table", held_back)
+    go.set()
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
+        await linked(s, created, (BOB, "9K 10K"), (ALICE, "4R 5R 6R 9K"))
+        await s.ask(ALICE, "/play 4R 5R 6R", GROUP)
+        go.clear()  # from here, loose tiles are laid out only when the test says so
+        mark = s.fake.mark()
+        s.fake.send(BOB, "table: 1R 2R 3R 4R 5R 6R")  # the table as it is now, as loose tiles
+        undone = await s.ask(ALICE, "/undo", GROUP)
+        assert undone.text.startswith("Undone: Alice's play")
+        go.set()
+        refused = await s.fake.reply(BOB.id, mark)
+        assert refused.text.startswith("The table changed while I read your message")
+        assert await table_of(s) == ["1R 2R 3R"]
+        assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("4R 5R 6R 9K")
 
 
 async def test_undo_of_a_correction_in_the_group_does_not_look_at_racks(tmp_path: Path) -> None:
@@ -193,6 +221,20 @@ async def test_one_tile_joins_two_runs(tmp_path: Path) -> None:
         played = await s.ask(ALICE, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
         assert played.text.startswith("Recorded: 4R (1 tile) put down.")
         assert await table_of(s) == ["1R 2R 3R 4R 5R 6R 7R", "9B 9K 9O"]
+        # the reading with the fewest new tiles: 7R joins 1R-3R and 4R-6R; the longer 2R-5R is another set
+        await s.ask(BOB, "/table fix 2R 3R 4R 5R | 1R 2R 3R | 4R 5R 6R", GROUP)
+        played = await s.ask(BOB, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
+        assert played.text.startswith("Recorded: 7R (1 tile) put down.")
+        assert await table_of(s) == ["2R 3R 4R 5R", "1R 2R 3R 4R 5R 6R 7R"]
+
+
+async def test_a_copy_of_the_only_set_on_the_table_is_a_second_set(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 5B 5K 5O", GROUP)
+        played = await s.ask(ALICE, "/play 5B 5K 5O", GROUP)
+        assert played.text.startswith("Recorded: 5B 5K 5O (3 tiles) put down.")
+        assert await table_of(s) == ["5B 5K 5O", "5B 5K 5O"]
 
 
 async def test_a_play_is_charged_to_the_rack_of_the_player_whose_turn_it_is(tmp_path: Path) -> None:
@@ -217,10 +259,34 @@ async def test_a_rack_typed_with_the_table_says_what_left_it(tmp_path: Path) -> 
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
         assert posted.text == "Recorded: 1B 2B 3B (3 tiles) put down by Alice. Bob to play."
         assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B 3B 9K")
-        # his last tiles, played by typing the new table: he has won
+        # his last tiles, played by typing the new table (with an empty rack: line or none): he has won
         await s.ask(BOB, "/rack 9K 10K 11K")
-        won = await s.ask(BOB, "table: 1K 2K 3K | 1B 2B 3B | 9K 10K 11K")
+        mark = s.fake.mark()
+        won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 1B 2B 3B | 9K 10K 11K")
         assert won.text == "Your rack is empty: you won! /end closes the game."
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text.startswith("Bob put down 9K 10K 11K (3 tiles) and has no tile left: Bob won!")
+
+
+async def test_a_rack_typed_with_the_table_outweighs_whose_turn_it_is(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
+        await linked(s, created, (ALICE, "4R 9B 12K"), (BOB, "4R 1K"))
+        mark = s.fake.mark()
+        await s.ask(BOB, "rack: 1K\ntable: 1R 2R 3R 4R")  # Alice's turn, but the 4R left Bob's rack
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text == "Bob put down 4R (1 tile). Alice to play."
+        assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("4R 9B 12K")
+        assert rack_of(await s.player(GROUP.id, BOB)) == ["1K"]
+
+
+async def test_last_tiles_recorded_in_the_group_say_who_won(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await linked(s, created, (ALICE, "9K 10K 11K"))
+        played = await s.ask(ALICE, "/play 9K 10K 11K", GROUP)
+        assert played.text.startswith("Alice put down 9K 10K 11K (3 tiles) and has no tile left: Alice won!")
 
 
 async def test_fix_is_read_however_it_is_written(tmp_path: Path) -> None:

@@ -221,7 +221,11 @@ async def test_undo_of_a_shared_table_is_not_blocked_by_a_rack_typed_earlier(
 async def test_a_table_laid_out_anew_keeps_every_tile_under_the_lock(service: GameService, game: GameState) -> None:
     before = await service.game(game.id)
     with pytest.raises(e.InvalidTable, match="lacks 9B 9K 9O"):
-        await service.set_table(game.id, BOB, table("3-5R"), with_rack=False, keep_tiles=True)
+        await service.set_table(game.id, BOB, table("3-5R"), with_rack=False, based_on=before.table)
+    with pytest.raises(e.TableChanged, match="the table changed while I read your message"):
+        await service.set_table(game.id, BOB, table("3-5R | 9K 9O 9B"), with_rack=False, based_on=table("3-5R"))
+    with pytest.raises(e.TableChanged):
+        await service.record_play(game.id, BOB, table("3-6R | 9K 9O 9B"), based_on=table("3-5R"))
     assert await service.game(game.id) == before
-    after = await service.set_table(game.id, BOB, table("9K 9O 9B | 3R 4R 5R"), with_rack=False, keep_tiles=True)
+    after = await service.set_table(game.id, BOB, table("9K 9O 9B | 3R 4R 5R"), with_rack=False, based_on=before.table)
     assert [str(s) for s in after.table] == ["9B 9K 9O", "3R 4R 5R"]

@@ -49,6 +49,10 @@ class NothingPlayed(GameError):
     """A play that puts no tile down and moves nothing."""
 
 
+class TableChanged(GameError):
+    """The table changed (another player's message) between reading a message and storing what it says."""
+
+
 class StaleSuggestion(GameError):
     """A solver suggestion made for a table or rack that has changed since."""
 

@@ -153,26 +153,45 @@ def draw(state: GameState, user_id: int, tiles: Sequence[Tile]) -> GameState:
 
 
 def set_table(
-    state: GameState, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, keep_tiles: bool = False
+    state: GameState,
+    user_id: int,
+    sets: Sequence[TileSet],
+    *,
+    with_rack: bool = True,
+    based_on: Sequence[TileSet] | None = None,
 ) -> GameState:
     """Replace the whole table (no turn passes).
 
     ``with_rack``: the table and the player's rack must fit the deck together. A table everyone sees (a
     group's) is checked alone: what the group reads must not tell anyone's rack, and the table everyone
-    sees is right over a rack typed earlier. ``keep_tiles``: every tile on the table now must still be on
-    it (a shared table laid out anew: checked here, under the game's lock, so a play recorded a moment
-    earlier is never lost); without it, a correction.
+    sees is right over a rack typed earlier. ``based_on``: the table the new one was made from, which
+    must still be the table, and every tile of it must stay (a shared table laid out anew: see
+    ``check_unchanged``); None for a correction.
     """
     ensure_running(state)
     p = active_player(state, user_id)
     table = check_sets(sets, state.rules)
-    if keep_tiles:
+    if based_on is not None:
+        check_unchanged(state, based_on)
         check_kept(state, table)
     if with_rack:
         check_tiles(state.rules, "the table and your rack", table_tiles(table).elements(), p.rack)
     else:
         check_tiles(state.rules, "the table", table_tiles(table).elements())
     return replace(state, table=table)
+
+
+def check_unchanged(state: GameState, based_on: Iterable[TileSet]) -> None:
+    """The table is still the one a message was read against.
+
+    Checked under the game's lock: between reading a message and storing it, another player's message
+    (a play, an undo) may have changed the table, and what this one says was worked out on the old one.
+    """
+    if _layout(state.table) != _layout(based_on):
+        raise errors.TableChanged(
+            "the table changed while I read your message (another player changed it); "
+            "look at it with /table and send yours again"
+        )
 
 
 def check_kept(state: GameState, table: Iterable[TileSet]) -> None:
@@ -203,7 +222,12 @@ def pass_turn(state: GameState, user_id: int) -> GameState:
 
 
 def play(
-    state: GameState, user_id: int, new_table: Sequence[TileSet], player: int | None
+    state: GameState,
+    user_id: int,
+    new_table: Sequence[TileSet],
+    player: int | None,
+    *,
+    based_on: Sequence[TileSet] | None = None,
 ) -> tuple[GameState, tuple[Tile, ...]]:
     """A play at the table: the new table keeps every old tile, in valid sets, and adds at least one.
 
@@ -214,6 +238,8 @@ def play(
     """
     ensure_running(state)
     active_player(state, user_id)
+    if based_on is not None:
+        check_unchanged(state, based_on)
     table = check_sets(new_table, state.rules)
     check_kept(state, table)
     old, new = table_tiles(state.table), table_tiles(table)

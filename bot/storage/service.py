@@ -309,28 +309,42 @@ class GameService:
         return after
 
     async def set_table(
-        self, game_id: int, user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, keep_tiles: bool = False
+        self,
+        game_id: int,
+        user_id: int,
+        sets: Sequence[TileSet],
+        *,
+        with_rack: bool = True,
+        based_on: Sequence[TileSet] | None = None,
     ) -> GameState:
-        """Replace the whole table: not a play (no turn passes); a correction unless ``keep_tiles``.
+        """Replace the whole table: not a play (no turn passes); a correction unless ``based_on``.
 
         ``with_rack`` False checks the table alone against the deck, not with the user's rack (a table
-        everyone sees); ``keep_tiles`` refuses a table without every tile on it now (see ``moves.set_table``).
+        everyone sees); ``based_on`` is the table the new one was made from: it must still be the table,
+        and none of its tiles may go (see ``moves.set_table``).
         """
-        tabling = _tabling(user_id, sets, with_rack=with_rack, keep_tiles=keep_tiles)
+        tabling = _tabling(user_id, sets, with_rack=with_rack, based_on=based_on)
         _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling)
         return after
 
     async def record_play(
-        self, game_id: int, user_id: int, table: Sequence[TileSet], *, player: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        table: Sequence[TileSet],
+        *,
+        player: int | None = None,
+        based_on: Sequence[TileSet] | None = None,
     ) -> Played:
         """Record a play that left ``table`` as the whole new table (it may rearrange the old sets).
 
         Every old table tile must still be there, in valid sets, and at least
         one tile must be new. ``player`` is whose rack the new tiles came from
         (they leave it and that player has melded); None for a rack the bot
-        does not know. The turn passes on.
+        does not know. ``based_on``: the table ``table`` was worked out from,
+        which must still be the table. The turn passes on.
         """
-        return await self._play(game_id, user_id, player, lambda state: tuple(table))
+        return await self._play(game_id, user_id, player, lambda state: tuple(table), based_on=based_on)
 
     async def add_sets(
         self, game_id: int, user_id: int, sets: Sequence[TileSet], *, player: int | None = None
@@ -387,12 +401,14 @@ class GameService:
         user_id: int,
         player: int | None,
         table_of: Callable[[GameState], Sequence[TileSet]],
+        *,
+        based_on: Sequence[TileSet] | None = None,
     ) -> Played:
         placed: tuple[Tile, ...] = ()
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal placed
-            after, placed = moves.play(state, user_id, table_of(state), player)
+            after, placed = moves.play(state, user_id, table_of(state), player, based_on=based_on)
             return after, {"placed": encode_tiles(placed), "player": player}
 
         _, after = await self._change(game_id, user_id, EventKind.PLAY_RECORDED, step)
@@ -623,11 +639,13 @@ def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
     return step
 
 
-def _tabling(user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, keep_tiles: bool = False) -> Step:
+def _tabling(
+    user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, based_on: Sequence[TileSet] | None = None
+) -> Step:
     """The step that replaces the table (see ``moves.set_table``)."""
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after = moves.set_table(state, user_id, sets, with_rack=with_rack, keep_tiles=keep_tiles)
+        after = moves.set_table(state, user_id, sets, with_rack=with_rack, based_on=based_on)
         return after, {"table": [str(s) for s in after.table]}
 
     return step

@@ -128,8 +128,9 @@ async def change_shared_table(
     if placed and not fix and (state.table or player_of(state, me, placed, rack_after) is not None):
         return await record_play(update, context, state, tuple(sets), show_here=show_here, rack_after=rack_after)
     d = deps(context)
-    # keep_tiles: checked again under the game's lock, so a play recorded meanwhile is never lost
-    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, keep_tiles=not fix)
+    # based_on: checked again under the game's lock, so a play or an undo made meanwhile is never overwritten
+    based_on = None if fix else state.table
+    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, based_on=based_on)
     done = "corrected" if fix else "set"
     if show_here:
         await show_table(update, context, state, f"Table {done}: {replies.plural(len(state.table), 'set')}.")
@@ -157,28 +158,56 @@ def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[TileSet, ...]:
 
     A set put down that holds whole sets of the table and more (``/play 1R 2R 3R 4R`` on ``1R 2R 3R``), or
     two or more of them (``1R 2R 3R 4R 5R 6R 7R`` on ``1R 2R 3R`` and ``5R 6R 7R``), is those sets grown or
-    joined: it takes their place. Any other set is new (a set equal to one on the table is a second one).
-    Other rearrangements need the whole table written.
+    joined: it takes their place (the sets that leave it the fewest new tiles). Any other set is new: a set
+    equal to one on the table is a second one, also when the sets typed are the table as it is. Other
+    rearrangements need the whole table written.
     """
-    if state.table and not table_tiles(state.table) - table_tiles(sets):
+    old, given = table_tiles(state.table), table_tiles(sets)
+    if state.table and not old - given and _layout(sets) != _layout(state.table):
         return tuple(sets)
-    largest_first = sorted(range(len(state.table)), key=lambda i: -len(state.table[i].tiles))
     taken: dict[int, TileSet | None] = {}  # old set -> the set that took its place (None: joined into another)
     added = []
     for s in sets:
-        room, inside = Counter(s.tiles), []
-        for i in largest_first:
-            held = Counter(state.table[i].tiles)
-            if i not in taken and not held - room:
-                inside.append(i)
-                room -= held
-        if len(inside) >= 2 or (inside and room):
+        inside = _grown_from(s, [i for i in range(len(state.table)) if i not in taken], state.table)
+        if inside:
             taken.update({i: None for i in inside})
             taken[min(inside)] = s
         else:
             added.append(s)
-    kept = (taken.get(i, old) for i, old in enumerate(state.table))
+    kept = (taken.get(i, old_set) for i, old_set in enumerate(state.table))
     return (*(s for s in kept if s is not None), *added)
+
+
+#: How many sets of the table that fit in one set put down are weighed against each other (more is absurd).
+_GROWN_CANDIDATES = 12
+
+
+def _grown_from(put: TileSet, free: list[int], table: Sequence[TileSet]) -> list[int]:
+    """The old sets ``put`` grew from or joined: the disjoint sets inside it that cover most of its tiles,
+    when that is two or more sets, or one smaller than ``put``; else none (``put`` is a new set)."""
+    room = Counter(put.tiles)
+    fits = [i for i in free if not Counter(table[i].tiles) - room][:_GROWN_CANDIDATES]
+    best: list[int] = []
+    best_size = 0
+
+    def search(at: int, chosen: list[int], left: Counter[Tile], size: int) -> None:
+        nonlocal best, best_size
+        if size > best_size:
+            best, best_size = list(chosen), size
+        for k in range(at, len(fits)):
+            held = Counter(table[fits[k]].tiles)
+            if not held - left:
+                search(k + 1, [*chosen, fits[k]], left - held, size + sum(held.values()))
+
+    search(0, [], room, 0)
+    if len(best) >= 2 or (best and best_size < len(put.tiles)):
+        return best
+    return []
+
+
+def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
+    """A table as its sets' tiles, in any order."""
+    return sorted(tuple(str(t) for t in s.tiles) for s in table)
 
 
 @guarded
@@ -212,6 +241,8 @@ def player_of(
             return not placed - (Counter(p.rack) - Counter(rack_after))
         return not placed - Counter(p.rack)
 
+    if rack_after is not None and holds(me):  # the rack they typed says these tiles left it
+        return me.user_id
     turn = state.turn_player
     if turn is not None and turn.active and turn.user_id != me.user_id and holds(turn):
         return turn.user_id
@@ -234,11 +265,13 @@ async def record_play(
     me = seat_of(state, user)
     placed = table_tiles(table_after) - table_tiles(state.table)
     player = player_of(state, me, placed, rack_after)
-    played = await service.record_play(state.id, user.id, table_after, player=player)
+    played = await service.record_play(state.id, user.id, table_after, player=player, based_on=state.table)
     after = played.state
     what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')})"
-    by = state.player(player) if player is not None else None
-    if by is not None:
+    by = after.player(player) if player is not None else None
+    if by is not None and not by.rack:
+        said = f"{by.name} put down {what} and has no tile left: {by.name} won! /end closes the game."
+    elif by is not None:
         said = f"{by.name} put down {what}."
     else:  # from a rack the bot does not know: the turn's player put it down
         mover = state.turn_player

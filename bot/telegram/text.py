@@ -124,7 +124,7 @@ async def _answer(
             before = me
             state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
             me = seat_of(state, user)
-            if before.rack and not me.rack and rack is None:  # the play was theirs, and their last tiles
+            if before.rack and not me.rack and not rack:  # the play was theirs, and their last tiles
                 await say(update, context, texts.WON)
                 return
         table = None
