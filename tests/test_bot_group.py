@@ -222,3 +222,11 @@ async def test_an_anonymous_admin_is_not_seated_and_is_told_to_tap_join(tmp_path
         assert (await s.service.active_game(GROUP.id)).active_players == ()
         joined = await s.tap(ALICE, created, "Join", GROUP.id)
         assert joined.text.startswith("Alice joined.")
+
+
+async def test_a_game_nobody_sits_at_can_be_ended_by_anyone(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.service.new_game(GROUP.id, ALICE.id)  # as an anonymous admin starts one
+        ended = await s.ask(BOB, "/end", GROUP)
+        assert ended.text.startswith("Game over.")
+        assert await s.service.find_active_game(GROUP.id) is None

@@ -228,13 +228,17 @@ async def test_undo_never_takes_away_the_seat_of_a_private_game(tmp_path: Path) 
 
 async def test_a_private_game_that_lost_its_player_seats_them_again(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
-        await s.ask(BOB, "/rack 9K")
-        game = await s.service.find_active_game(BOB.id)
-        assert game is not None
-        await s.service.leave(game.id, BOB.id)  # as an /undo of the joining could leave it, before it was kept
+        # a game from before the seat a game starts with was kept: its joining was an ordinary one,
+        # and an /undo took it back
+        game = await s.service.new_game(BOB.id, BOB.id)
+        await s.service.join(game.id, BOB.id, "Bob")
+        await s.service.undo(game.id, BOB.id)
         answer = await s.ask(BOB, "/rack 10K 11K")
         assert "10K 11K" in answer.text
         assert rack_of(await s.player(BOB.id, BOB)) == tiles("10K 11K")
+        await s.ask(BOB, "/undo")  # the rack
+        kept = await s.ask(BOB, "/undo")  # the seat it was given again stays
+        assert kept.text == "There is no change of yours to undo"
 
 
 async def test_a_question_about_tiles_is_answered_once(tmp_path: Path) -> None:

@@ -298,3 +298,65 @@ async def test_fix_is_read_however_it_is_written(tmp_path: Path) -> None:
         refused = await s.ask(ALICE, "/play fix 9R 10R 11R", GROUP)
         assert "/table fix" in refused.text
         assert await table_of(s) == ["1R 2R 3R", "5B 5K 5O"]
+
+
+async def test_a_tile_whose_twin_is_on_the_table_can_be_played_by_typing_the_table(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K J", GROUP)
+        await linked(s, created, (BOB, "5R 6R J 9K"))
+        mark = s.fake.mark()
+        await s.ask(BOB, "table: 1K 2K J | 5R 6R J")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text.startswith("Bob put down 5R 6R J (3 tiles).")
+        assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
+
+
+async def test_who_won_follows_the_rack_typed_with_the_table(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await linked(s, created, (BOB, "9K 10K 11K"))
+        mark = s.fake.mark()
+        await s.ask(BOB, "rack: 5B\ntable: 1K 2K 3K | 9K 10K 11K")  # he drew 5B without telling the bot
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text == "Bob put down 9K 10K 11K (3 tiles). Alice to play."
+        shown = await s.ask(BOB, "/rack")  # after the message's store (a chat's messages go in order)
+        assert shown.text.startswith("Your rack (1 tile): 5B")
+
+        await s.ask(BOB, "/rack 9B 10B 11B 5B")
+        mark = s.fake.mark()
+        won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 9K 10K 11K | 9B 10B 11B")  # 5B played elsewhere, say
+        assert won.text == "Your rack is empty: you won! /end closes the game."
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert "Bob won!" in posted.text
+        assert rack_of(await s.player(GROUP.id, BOB)) == []
+
+
+async def test_the_same_table_again_changes_nothing_and_tells_nobody(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K | 5R 5B 5O", GROUP)
+        before = await s.service.active_game(GROUP.id)
+        again = await s.ask(BOB, "/table 5R 5B 5O | 1K 2K 3K", GROUP)
+        assert again.text == "No change: the table is already like that."
+        assert (await s.service.active_game(GROUP.id)).version == before.version
+
+
+async def test_a_play_typed_in_private_without_a_known_rack_says_the_groups_table_changed(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await linked(s, created, (BOB, "9K"))
+        await s.service.set_rack((await s.service.active_game(GROUP.id)).id, BOB.id, [])  # a rack not known yet
+        answer = await s.ask(BOB, "table: 1K 2K 3K | 9B 10B 11B")
+        assert answer.text == "The group's table is updated. Now send your rack: rack: 3R 4R 5R J"
+
+
+async def test_a_single_tile_played_onto_a_set_gets_a_way_to_write_it(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
+        refused = await s.ask(ALICE, "/play 4R", GROUP)
+        assert "write that set as it is now, like /play 1R 2R 3R 4R" in refused.text
+        assert await table_of(s) == ["1R 2R 3R"]

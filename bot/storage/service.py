@@ -186,7 +186,8 @@ class GameService:
         """End the game; the result has the points left on each rack."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            moves.active_player(state, user_id)
+            if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
+                moves.active_player(state, user_id)
             return self._ending(state)
 
         before, after = await self._change(game_id, user_id, EventKind.GAME_ENDED, step)
@@ -222,9 +223,11 @@ class GameService:
 
     # --- players ------------------------------------------------------------------------------
 
-    async def join(self, game_id: int, user_id: int, name: str) -> GameState:
-        """Take the next seat (the seat order is the join order)."""
-        _, after = await self._change(game_id, user_id, EventKind.PLAYER_JOINED, self._joining(user_id, name))
+    async def join(self, game_id: int, user_id: int, name: str, *, for_good: bool = False) -> GameState:
+        """Take the next seat (the seat order is the join order). ``for_good``: a seat /undo does not take
+        back, like the one a game is started with (a private game's own player)."""
+        joining = self._joining(user_id, name, with_game=for_good)
+        _, after = await self._change(game_id, user_id, EventKind.PLAYER_JOINED, joining)
         return after
 
     async def leave(self, game_id: int, user_id: int) -> GameState:

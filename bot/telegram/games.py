@@ -57,7 +57,7 @@ async def _seated(service: GameService, state: GameState, chat: Chat, user: User
     if me is not None and me.active:
         return state
     try:
-        return await service.join(state.id, user.id, name_of(user))
+        return await service.join(state.id, user.id, name_of(user), for_good=True)
     except AlreadyJoined:  # seated a moment ago by another message of this user
         return await service.game(state.id)
 

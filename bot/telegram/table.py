@@ -125,6 +125,10 @@ async def change_shared_table(
     if lost and not fix:
         raise RummikubError(lost_message(lost, state.rules))
     me = seat_of(state, user)
+    if not fix and _layout(sets) == _layout(state.table):  # nothing to record, nothing to tell the group
+        if show_here:
+            await show_table(update, context, state, "No change: the table is already like that.")
+        return state
     if placed and not fix and (state.table or player_of(state, me, placed, rack_after) is not None):
         return await record_play(update, context, state, tuple(sets), show_here=show_here, rack_after=rack_after)
     d = deps(context)
@@ -159,8 +163,9 @@ def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[TileSet, ...]:
     A set put down that holds whole sets of the table and more (``/play 1R 2R 3R 4R`` on ``1R 2R 3R``), or
     two or more of them (``1R 2R 3R 4R 5R 6R 7R`` on ``1R 2R 3R`` and ``5R 6R 7R``), is those sets grown or
     joined: it takes their place (the sets that leave it the fewest new tiles). Any other set is new: a set
-    equal to one on the table is a second one, also when the sets typed are the table as it is. Other
-    rearrangements need the whole table written.
+    equal to one on the table is a second one (also when the sets typed are the table as it is, but not
+    when they hold every tile on the table and more: then they are the new table). Other rearrangements
+    need the whole table written.
     """
     old, given = table_tiles(state.table), table_tiles(sets)
     if state.table and not old - given and _layout(sets) != _layout(state.table):
@@ -221,7 +226,15 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         raise RummikubError("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
     if fix_word(text)[0]:
         raise RummikubError("/play records a play; to correct the table write /table fix and the whole table")
-    sets = await read_table_for(context, text, state)
+    try:
+        sets = await read_table_for(context, text, state)
+    except RummikubError as why:
+        if given_as_sets(text) or not state.table:
+            raise
+        raise RummikubError(  # /play 4R, meaning "onto 1R 2R 3R"
+            f"{why} To add tiles to a set on the table, write that set as it is now, like /play 1R 2R 3R 4R "
+            "for 4R on 1R 2R 3R"
+        ) from None
     await record_play(update, context, state, new_table(state, sets))
 
 
@@ -259,7 +272,8 @@ async def record_play(
     rack_after: Sequence[Tile] | None = None,
 ) -> GameState:
     """A play that left ``table_after``, from the rack ``player_of`` names. The picture goes to this chat
-    and to the game's group."""
+    (unless ``show_here`` is False) and to the game's group. ``rack_after``: the speaker's rack as they typed
+    it with the table; it is what they have left if the play was theirs (the caller stores it)."""
     chat, user = speaker(update)
     service = deps(context).service
     me = seat_of(state, user)
@@ -269,7 +283,8 @@ async def record_play(
     after = played.state
     what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')})"
     by = after.player(player) if player is not None else None
-    if by is not None and not by.rack:
+    left = rack_after if by is not None and by.user_id == user.id and rack_after is not None else None
+    if by is not None and not (left if left is not None else by.rack):
         said = f"{by.name} put down {what} and has no tile left: {by.name} won! /end closes the game."
     elif by is not None:
         said = f"{by.name} put down {what}."

@@ -112,28 +112,37 @@ async def _answer(
         if fix and not table_text:
             raise RummikubError("write the whole table after fix, like table: fix 6R 7R 8R | 7K 7O 7R")
         table = await read_table_for(context, table_text, state)
+    shared = table is not None and in_group_game(state, chat)
+    # On the group's table the stored rack may still hold the tiles this table shows played: without a
+    # rack: line, the table is checked alone now, and with the rack the play leaves once it is recorded.
     check_deck(
         state.rules,
-        rack if rack is not None else me.rack,
+        rack if rack is not None else ([] if shared else me.rack),
         [t for s in (table if table is not None else state.table) for t in s.tiles],
     )
-    if table is not None and in_group_game(state, chat):
+    changed_table = False
+    if table is not None and shared:
         # the group's table, typed here: changed only as /table changes it (every tile stays, unless
         # "fix"), and the group sees it; the same sets in another order change nothing
         if sorted(_layout(table)) != sorted(_layout(state.table)):
             before = me
             state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
-            me = seat_of(state, user)
-            if before.rack and not me.rack and not rack:  # the play was theirs, and their last tiles
+            me, changed_table = seat_of(state, user), True
+            if Counter(me.rack) != Counter(before.rack) and not (rack if rack is not None else me.rack):
+                # the play was theirs, and their last tiles (the rack they typed, if they typed one)
+                await _store(d.service, state, user.id, rack, None)
                 await say(update, context, texts.WON)
                 return
+        if rack is None:  # the rack as the play left it, with the table as it is now
+            check_deck(state.rules, me.rack, [t for s in state.table for t in s.tiles])
         table = None
     # The position to solve is known already: the game with what this message changes.
     wanted = replace(state, table=tuple(table) if table is not None else state.table)
     mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
     if not mine.rack:  # nothing to solve with yet: store what came, show it, ask for the rack
         state = await _store(d.service, state, user.id, rack, table)
-        await show_table(update, context, state, "Table set. Now send your rack: rack: 3R 4R 5R J")
+        done = "The group's table is updated." if changed_table else "Table set."
+        await show_table(update, context, state, f"{done} Now send your rack: rack: 3R 4R 5R J")
         return
     # The answer goes out as soon as it is solved. Storing the same position is bookkeeping nobody waits
     # for, so it waits for a lull in the answers (``bot.telegram.lull``); the chat's next message waits
