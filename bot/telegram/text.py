@@ -121,21 +121,16 @@ async def _answer(
         [t for s in (table if table is not None else state.table) for t in s.tiles],
     )
     changed_table = False
-    if table is not None and shared:
-        # the group's table, typed here: changed only as /table changes it (every tile stays, unless
-        # "fix"), and the group sees it; the same sets in another order change nothing
-        if sorted(_layout(table)) != sorted(_layout(state.table)):
-            before = me
-            state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
-            me, changed_table = seat_of(state, user), True
-            if Counter(me.rack) != Counter(before.rack) and not (rack if rack is not None else me.rack):
-                # the play was theirs, and their last tiles (the rack they typed, if they typed one)
-                await _store(d.service, state, user.id, rack, None)
-                await say(update, context, texts.WON)
-                return
-        if rack is None:  # the rack as the play left it, with the table as it is now
-            check_deck(state.rules, me.rack, [t for s in state.table for t in s.tiles])
-        table = None
+    if shared:
+        assert table is not None
+        before = me
+        state, changed_table = await _onto_group_table(update, context, state, table, rack, fix=fix)
+        me, table = seat_of(state, user), None
+        if changed_table and Counter(me.rack) != Counter(before.rack) and not (rack if rack is not None else me.rack):
+            # the play was theirs, and their last tiles (the rack they typed, if they typed one)
+            await _store(d.service, state, user.id, rack, None)
+            await say(update, context, texts.WON)
+            return
     # The position to solve is known already: the game with what this message changes.
     wanted = replace(state, table=tuple(table) if table is not None else state.table)
     mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
@@ -151,6 +146,27 @@ async def _answer(
     solving = start_solving(d, wanted, mine, Objective.TILES)
     stores.append(asyncio.ensure_future(_store_in_lull(d.lull, d.service, state, user.id, rack, table)))
     await send_answer(update, context, wanted, mine, Objective.TILES, solving)
+
+
+async def _onto_group_table(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    state: GameState,
+    table: Sequence[TileSet],
+    rack: Sequence[Tile] | None,
+    *,
+    fix: bool,
+) -> tuple[GameState, bool]:
+    """The group's table typed in a private chat tied to it: changed only as /table changes it (every tile
+    stays, unless "fix"; new tiles are a play) and shown to the group. The same sets in another order change
+    nothing. Returns the game after it, and whether the table changed."""
+    changed = sorted(_layout(table)) != sorted(_layout(state.table))
+    if changed:
+        state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
+    if rack is None:  # the stored rack, as a play may have left it, with the table as it is now
+        _, user = speaker(update)
+        check_deck(state.rules, seat_of(state, user).rack, [t for s in state.table for t in s.tiles])
+    return state, changed
 
 
 async def _store_in_lull(
