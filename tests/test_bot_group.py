@@ -230,3 +230,10 @@ async def test_a_game_nobody_sits_at_can_be_ended_by_anyone(tmp_path: Path) -> N
         ended = await s.ask(BOB, "/end", GROUP)
         assert ended.text.startswith("Game over.")
         assert await s.service.find_active_game(GROUP.id) is None
+
+
+async def test_a_pass_for_another_player_says_whose_turn_was_passed(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        passed = await s.ask(BOB, "/pass", GROUP)  # Alice's turn, Bob moves it on
+        assert passed.text == "Bob passed Alice's turn. Bob to play."

@@ -264,3 +264,9 @@ async def test_a_command_for_another_bot_is_not_called_unknown(tmp_path: Path) -
     async with session(tmp_path) as s:
         answer = await s.ask(ALICE, "/solve@other_bot")
         assert answer.text == "/solve@other_bot is for another bot; here write /solve alone, or see /help."
+
+
+async def test_an_empty_rack_line_asks_for_the_rack_without_saying_the_table_was_set(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        answer = await s.ask(ALICE, "rack:")
+        assert answer.text == "Now send your rack: rack: 3R 4R 5R J"

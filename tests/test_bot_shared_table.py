@@ -263,7 +263,7 @@ async def test_a_rack_typed_with_the_table_says_what_left_it(tmp_path: Path) -> 
         await s.ask(BOB, "/rack 9K 10K 11K")
         mark = s.fake.mark()
         won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 1B 2B 3B | 9K 10K 11K")
-        assert won.text == "Your rack is empty: you won! /end closes the game."
+        assert won.text == "Played 9K 10K 11K.\nYour rack is empty: you won! /end closes the game."
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
         assert posted.text.startswith("Bob put down 9K 10K 11K (3 tiles) and has no tile left: Bob won!")
 
@@ -327,7 +327,7 @@ async def test_who_won_follows_the_rack_typed_with_the_table(tmp_path: Path) -> 
         await s.ask(BOB, "/rack 9B 10B 11B 5B")
         mark = s.fake.mark()
         won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 9K 10K 11K | 9B 10B 11B")  # 5B played elsewhere, say
-        assert won.text == "Your rack is empty: you won! /end closes the game."
+        assert won.text == "Played 9B 10B 11B.\nYour rack is empty: you won! /end closes the game."
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
         assert "Bob won!" in posted.text
         assert rack_of(await s.player(GROUP.id, BOB)) == []
@@ -360,3 +360,26 @@ async def test_a_single_tile_played_onto_a_set_gets_a_way_to_write_it(tmp_path: 
         refused = await s.ask(ALICE, "/play 4R", GROUP)
         assert "write that set as it is now, like /play 1R 2R 3R 4R" in refused.text
         assert await table_of(s) == ["1R 2R 3R"]
+
+
+async def test_your_own_play_typed_in_private_is_confirmed_not_solved_again(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
+        await linked(s, created, (BOB, "1B 2B 3B 9K 10K 4R"))
+        answer = await s.ask(BOB, "table: 1K 2K 3K | 1B 2B 3B")
+        assert answer.text == "Played 1B 2B 3B.\nYour rack (3 tiles): 4R 9K 10K\nAlice to play."
+
+
+async def test_a_rack_that_no_longer_fits_the_groups_table_is_asked_for_again(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K | 5R 6R 7R", GROUP)
+        await linked(s, created, (BOB, "5R 9K"))  # out of date: both 5R are about to be on the table
+        mark = s.fake.mark()
+        answer = await s.ask(BOB, "table: 1K 2K 3K | 5R 6R 7R | 5R 6R 7R")
+        assert answer.text.startswith("The group's table is updated. Your rack as I have it no longer fits")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text.startswith("Recorded: 5R 6R 7R (3 tiles) put down by Alice.")
+        assert "9K" not in posted.text

@@ -358,10 +358,16 @@ async def pass_turn(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = speaker(update)
     service = deps(context).service
     state = await current_game(service, chat, user)
+    passed = state.turn_player
     after = await service.pass_turn(state.id, user.id)
-    await say(update, context, f"{name_of(user)} passes. {replies.turn_line(after)}".strip())
+    if passed is None or passed.user_id == user.id:
+        said = f"{name_of(user)} passes."
+    else:  # anyone may move the turn on: say whose turn was passed
+        said = f"{name_of(user)} passed {passed.name}'s turn."
+    text = f"{said} {replies.turn_line(after)}".strip()
+    await say(update, context, text)
     if in_group_game(after, chat):
-        await post_to_game_chat(context, after, f"{name_of(user)} passes. {replies.turn_line(after)}".strip())
+        await post_to_game_chat(context, after, text)
 
 
 @guarded

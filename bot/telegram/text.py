@@ -18,7 +18,7 @@ from telegram import Message, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot.storage import GameService, GameState
+from bot.storage import GameService, GameState, PlayerState
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
@@ -29,7 +29,7 @@ from bot.telegram.rack import private_only
 from bot.telegram.sending import say
 from bot.telegram.solving import send_answer, start_solving
 from bot.telegram.table import change_shared_table, fix_word, read_table_for, set_table, show_table
-from solver.deck import check_deck
+from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
 from solver.sets import TileSet
@@ -126,18 +126,25 @@ async def _answer(
         before = me
         state, changed_table = await _onto_group_table(update, context, state, table, rack, fix=fix)
         me, table = seat_of(state, user), None
-        if changed_table and Counter(me.rack) != Counter(before.rack) and not (rack if rack is not None else me.rack):
-            # the play was theirs, and their last tiles (the rack they typed, if they typed one)
-            await _store(d.service, state, user.id, rack, None)
-            await say(update, context, texts.WON)
+        played = Counter(before.rack) - Counter(me.rack)
+        if played:  # the play was theirs: recorded, and the turn has passed; nothing to solve now
+            state = await _store(d.service, state, user.id, rack, None)
+            me = seat_of(state, user)
+            lines = [f"Played {replies.tiles_text(list(played.elements()), state.rules)}."]
+            lines += [texts.WON] if not me.rack else [replies.rack_text(me, state.rules), replies.turn_line(state)]
+            await say(update, context, "\n".join(line for line in lines if line))
+            return
+        if rack is None and not fits_deck(state, me):
+            updated = "The group's table is updated. " if changed_table else ""
+            await say(update, context, updated + texts.STALE_RACK)
             return
     # The position to solve is known already: the game with what this message changes.
     wanted = replace(state, table=tuple(table) if table is not None else state.table)
     mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
     if not mine.rack:  # nothing to solve with yet: store what came, show it, ask for the rack
         state = await _store(d.service, state, user.id, rack, table)
-        done = "The group's table is updated." if changed_table else "Table set."
-        await show_table(update, context, state, f"{done} Now send your rack: rack: 3R 4R 5R J")
+        done = "The group's table is updated. " if changed_table else "Table set. " if table is not None else ""
+        await show_table(update, context, state, f"{done}Now send your rack: rack: 3R 4R 5R J")
         return
     # The answer goes out as soon as it is solved. Storing the same position is bookkeeping nobody waits
     # for, so it waits for a lull in the answers (``bot.telegram.lull``); the chat's next message waits
@@ -163,10 +170,16 @@ async def _onto_group_table(
     changed = sorted(_layout(table)) != sorted(_layout(state.table))
     if changed:
         state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
-    if rack is None:  # the stored rack, as a play may have left it, with the table as it is now
-        _, user = speaker(update)
-        check_deck(state.rules, seat_of(state, user).rack, [t for s in state.table for t in s.tiles])
     return state, changed
+
+
+def fits_deck(state: GameState, me: PlayerState) -> bool:
+    """The stored rack and the table fit the deck together (a rack typed long ago may no longer)."""
+    try:
+        check_deck(state.rules, me.rack, [t for s in state.table for t in s.tiles])
+    except DeckError:
+        return False
+    return True
 
 
 async def _store_in_lull(

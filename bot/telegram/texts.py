@@ -45,6 +45,10 @@ solve there; tap "I played this" and the group sees the new table, never your ra
 A group's table keeps every tile on it; to correct a mistake write /table fix and the whole table."""
 
 WON = "Your rack is empty: you won! /end closes the game."
+STALE_RACK = (
+    "Your rack as I have it no longer fits the deck with the group's table (some of its tiles must be on the "
+    "table now): send your rack again, like rack: 3R 4R 5R J"
+)
 UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
 NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
 TOO_LONG = "That message is too long ({length} characters); I read at most {limit}. Send the rack and the table apart."
