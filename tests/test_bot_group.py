@@ -237,3 +237,73 @@ async def test_a_pass_for_another_player_says_whose_turn_was_passed(tmp_path: Pa
         await new_game_with_two(s)
         passed = await s.ask(BOB, "/pass", GROUP)  # Alice's turn, Bob moves it on
         assert passed.text == "Bob passed Alice's turn. Bob to play."
+
+
+async def link(s: Session, created: Call, user: User, rack: str) -> None:
+    mark = s.fake.mark()
+    s.fake.follow(user, created, "My rack")
+    await s.fake.reply(user.id, mark)
+    await s.ask(user, f"/rack {rack}")
+    await s.ask(user, "/meld")
+
+
+async def test_a_mistaken_end_can_be_undone(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await s.ask(BOB, "/end", GROUP)
+        undone = await s.ask(BOB, "/undo", GROUP)
+        assert undone.text.startswith("Undone: Bob's end of the game.")
+        game = await s.service.active_game(GROUP.id)
+        assert [str(x) for x in game.table] == ["1K 2K 3K"]
+
+
+async def test_anyone_at_the_table_may_undo_a_play_made_with_i_played_this(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(ALICE, "/table 6R 7R 8R", GROUP)
+        await link(s, created, ALICE, "9R 10R 4K")
+        await link(s, created, BOB, "1B 2B")
+        suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, suggestion, "I played this")
+        await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        undone = await s.ask(BOB, "/undo", GROUP)
+        assert undone.text.startswith("Undone: Alice's play.")
+        assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("9R 10R 4K")
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B")
+
+
+async def test_undoing_a_join_passes_the_turn_on_from_that_seat(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(CAROL, "/join", GROUP)
+        await s.ask(ALICE, "/pass", GROUP)
+        passed = await s.ask(BOB, "/pass", GROUP)
+        assert passed.text.endswith("Carol to play.")
+        await s.ask(CAROL, "/undo", GROUP)
+        assert (await s.service.active_game(GROUP.id)).turn == ALICE.id  # the seat after Carol's, round
+
+
+async def test_the_group_hears_who_won_with_i_played_this(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await link(s, created, ALICE, "9R 10R 11R")
+        suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, suggestion, "I played this")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert "Alice has no tile left: Alice won!" in posted.text
+
+
+async def test_buttons_of_an_ended_game_say_it_has_ended(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await link(s, created, ALICE, "9R 10R 11R 4K")
+        suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        await s.ask(ALICE, "/end", GROUP)
+        for button in ("Most points instead", "I played this"):
+            mark = s.fake.mark()
+            s.fake.tap(ALICE, suggestion, button)
+            alert = await s.fake.call("answerCallbackQuery", mark)
+            assert "this game has ended" in alert.params["text"].lower(), alert.params

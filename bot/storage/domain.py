@@ -48,8 +48,8 @@ class EventKind(Enum):
 
     @property
     def table_change(self) -> bool:
-        """Changes to the shared table: anyone at the table may undo them."""
-        return self in (EventKind.TABLE_SET, EventKind.PLAY_RECORDED)
+        """Changes to the shared table (plays, "I played this" too): anyone at the table may undo them."""
+        return self in (EventKind.TABLE_SET, EventKind.PLAY_RECORDED, EventKind.SUGGESTION_APPLIED)
 
     @property
     def words(self) -> str:

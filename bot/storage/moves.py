@@ -126,6 +126,20 @@ def join(state: GameState, user_id: int, name: str) -> GameState:
     return replace(state, turn=state.turn if state.turn is not None else user_id)
 
 
+def turn_to_a_seat(state: GameState, before: GameState) -> GameState:
+    """``state`` with the turn on a seated player: when the player whose turn it is no longer sits at the
+    table (an undo of their joining took the seat), the turn goes to the next seat after theirs."""
+    turn = state.player(state.turn) if state.turn is not None else None
+    if state.turn is None or (turn is not None and turn.active):
+        return state
+    gone = before.player(state.turn)
+    seated = sorted(state.active_players, key=lambda p: p.seat)
+    if not seated:
+        return replace(state, turn=None)
+    later = [p for p in seated if gone is not None and p.seat > gone.seat]
+    return replace(state, turn=(later or seated)[0].user_id)
+
+
 def leave(state: GameState, user_id: int) -> GameState:
     """Stand up: the rack goes back to the pool, the turn moves on if it was theirs."""
     ensure_running(state)

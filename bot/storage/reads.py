@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, or_, select
+from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, func, or_, select
 
 from bot.storage.domain import GameState, GameStatus, PlayerState
 from bot.storage.models import Game, Link, Player
@@ -47,6 +47,10 @@ BY_ID = games_where(_GAME.c.id == bindparam("game_id"))
 RUNNING_IN = games_where(_RUNNING_IN)
 #: a private chat's running game and the group game the user's chat is linked to (``chat_id``, ``user_id``)
 RUNNING_IN_OR_LINKED = games_where(_RUNNING_IN, _LINKED_TO)
+#: a chat's newest game, running or ended (``chat_id``)
+NEWEST_IN = games_where(
+    _GAME.c.id == select(func.max(_GAME.c.id)).where(_GAME.c.chat_id == bindparam("chat_id")).scalar_subquery()
+)
 #: the game a deep link's payload names (``invite``)
 BY_INVITE = games_where(_GAME.c.invite == bindparam("invite"))
 

@@ -88,6 +88,13 @@ class GameService:
             raise _no_game()
         return state
 
+    async def newest_game(self, chat_id: int) -> GameState:
+        """The chat's newest game, running or ended (an /end may still be undone)."""
+        found = await self._games(reads.NEWEST_IN, chat_id=chat_id)
+        if not found:
+            raise _no_game()
+        return found[0]
+
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
         """The game a message applies to: in a private chat linked to a group game that the
         user still plays in, that game; otherwise the chat's own running game."""
@@ -506,6 +513,9 @@ class GameService:
             raise errors.UndoConflict(await self._clash_message(session, state, target, clash))
         after = changes.restore(state, changes.apply(current, back))
         self._check_after_undo(after, back)
+        seated = moves.turn_to_a_seat(after, state)
+        if seated is not after:  # the undo took away the seat whose turn it was: the turn goes on from it
+            after, back = seated, changes.diff(current, changes.snapshot(seated))
         now = self.clock()
         write(row, changes.snapshot(after), now)
         detail = {"kind": kind.value, "by": target.user_id}

@@ -20,6 +20,7 @@ from telegram.ext import ContextTypes
 
 from bot.storage import GameState, PlayerState
 from bot.storage.errors import NoTiles, StaleSuggestion
+from bot.storage.moves import ensure_running
 from bot.telegram import replies, texts
 from bot.telegram.deps import Deps, deps
 from bot.telegram.errors import guarded
@@ -115,6 +116,7 @@ async def other_objective(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     _, user = speaker(update)
     _, game_id, code = query.data.split(":")
     state = await deps(context).service.game(int(game_id))
+    ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
     await send_answer(update, context, state, me, replies.objective_of(code))
@@ -129,6 +131,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     _, game_id, code, stamp = query.data.split(":")
     d = deps(context)
     state = await d.service.game(int(game_id))
+    ensure_running(state)
     me = seat_of(state, user)
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
@@ -152,9 +155,10 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
         picture = await d.solving(group_picture, solution)
+        won = f" {name_of(user)} has no tile left: {name_of(user)} won! /end closes the game." if not mine.rack else ""
         caption = (
             f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
-            f"{replies.plural(solution.points_placed, 'point')}). {turn}"
+            f"{replies.plural(solution.points_placed, 'point')}).{won} {turn}"
         )
         await post_to_game_chat(context, after, caption.strip(), picture)
 

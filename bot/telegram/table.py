@@ -14,6 +14,7 @@ from telegram import Chat, Update
 from telegram.ext import ContextTypes
 
 from bot.storage import EventKind, GameState, PlayerState
+from bot.storage.errors import NoGame
 from bot.storage.moves import lost_message, table_tiles
 from bot.telegram import replies
 from bot.telegram.deps import deps
@@ -306,7 +307,10 @@ async def record_play(
 async def undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = speaker(update)
     service = deps(context).service
-    state = await current_game(service, chat, user, create=False)
+    try:
+        state = await current_game(service, chat, user, create=False)
+    except NoGame:  # a game /end closed by mistake: its end may be undone
+        state = await service.newest_game(chat.id)
     undone = await service.undo(state.id, user.id)
     after = undone.state
     who = after.player(undone.event.user_id) if undone.event.user_id is not None else None
