@@ -15,7 +15,7 @@ from enum import Enum
 from render.flow import chunks, flow, rows_of
 from render.fonts import text_width
 from render.geometry import Box, union
-from render.marks import LEGEND, Mark, marks_of, summary
+from render.marks import LEGEND, SEEN_BY_ALL, Mark, marks_of, summary
 from render.theme import (
     MAX_WIDTH,
     MIN_WIDTH,
@@ -134,7 +134,8 @@ class _Content:
     """What a picture shows, before any pixel is decided."""
 
     header: str | None
-    legend: tuple[Mark, ...]
+    #: each highlight shown, with what the legend says of it
+    legend: tuple[tuple[Mark, str], ...]
     sets: tuple[TileSet, ...]
     marks: tuple[tuple[Mark, ...], ...]
     rack: tuple[Tile, ...] | None
@@ -162,9 +163,10 @@ def layout_solution(
         raise LayoutError(f"{len(labels)} labels for {len(solution.table)} sets")
     marks = tuple(tuple(row) for row in marks_of(solution))
     used = {m for row in marks for m in row}
-    legend: tuple[Mark, ...] = ()
+    legend: tuple[tuple[Mark, str], ...] = ()
     if used - {Mark.PLAIN}:
-        legend = tuple(m for m in (Mark.RACK, Mark.MOVED, Mark.PLAIN) if m in used)
+        words = LEGEND if show_rack else SEEN_BY_ALL  # without a rack it is a group's picture of a play
+        legend = tuple((m, words[m]) for m in (Mark.RACK, Mark.MOVED, Mark.PLAIN) if m in used)
     rack = tuple(sorted(solution.rack_left, key=solution.rules.tile_key)) if show_rack else None
     if not solution.has_play:
         caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack: empty"
@@ -282,23 +284,21 @@ class _Builder:
         box = self.text(text, self.m.header_font, TextRole.HEADER)
         self.y = box.bottom + self.m.section_gap // 2
 
-    def legend_row(self, legend: Sequence[Mark]) -> None:
+    def legend_row(self, legend: Sequence[tuple[Mark, str]]) -> None:
         small = Metrics.at(self.m.legend_scale)
         size = self.m.caption_font * 3 // 4
         gap_in = self.m.tile_gap * 2
         widths = []
-        for mark in legend:
-            text = LEGEND[mark]
+        for _, text in legend:
             size_here = _fitting_size(text, size, max(1, self.avail - small.tile_w - gap_in))
             widths.append(small.tile_w + gap_in + text_width(text, size_here))
         placed = flow(widths, self.avail, self.m.set_gap * 2)
         line = small.tile_h + self.m.row_gap // 2
-        for mark, (row, dx) in zip(legend, placed, strict=True):
+        for (mark, text), (row, dx) in zip(legend, placed, strict=True):
             x = self.m.margin + dx
             y = self.y + row * line
             sample = _legend_sample(mark)
             self.legend.append(TilePlace(sample, Box(x, y, small.tile_w, small.tile_h), mark, None, 0, small))
-            text = LEGEND[mark]
             tx = x + small.tile_w + gap_in
             room = max(1, self.m.margin + self.avail - tx)
             text_size = _fitting_size(text, size, room)

@@ -18,12 +18,14 @@ class Mark(Enum):
     """It lay in another set of the old table and the player moves it here."""
 
 
-#: What the legend says for each highlight.
+#: What the legend says for each highlight, to the player the play is for.
 LEGEND: dict[Mark, str] = {
     Mark.RACK: "from your rack",
     Mark.MOVED: "moved from another set",
     Mark.PLAIN: "unchanged",
 }
+#: What it says in a picture everyone reads (a group's, without a rack): the tiles are someone's play.
+SEEN_BY_ALL: dict[Mark, str] = {**LEGEND, Mark.RACK: "just played"}
 
 
 def mark_of(origin: Origin, kept_from: int | None) -> Mark:

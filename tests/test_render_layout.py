@@ -184,6 +184,14 @@ def test_show_rack_false_leaves_it_out() -> None:
     check_layout(without)
 
 
+def test_a_picture_without_the_rack_does_not_say_your_rack() -> None:
+    """Without the rack it is the group's picture of someone's play: "your rack" would be the reader's."""
+    legend = [t.text for t in layout_solution(small_play(), show_rack=False).texts if t.role is TextRole.LEGEND]
+    assert legend == ["just played", "moved from another set", "unchanged"]
+    mine = [t.text for t in layout_solution(small_play()).texts if t.role is TextRole.LEGEND]
+    assert mine[0] == "from your rack"
+
+
 def test_empty_table() -> None:
     layout = layout_table([], STANDARD, header="The table")
     check_layout(layout)
