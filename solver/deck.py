@@ -22,6 +22,9 @@ def check_deck(rules: Rules, *parts: Iterable[Tile]) -> Counter[Tile]:
     for t in sorted(total, key=rules.tile_key):
         have, deck = total[t], rules.copies_of(t)
         if have > deck:
-            what = "jokers" if t.is_joker else f"copies of {t}"
-            raise DeckError(f"{have} {what} in all, but the deck has only {deck}")
+            if t.is_joker:
+                what = "joker" if have == 1 else "jokers"
+            else:
+                what = f"copy of {t}" if have == 1 else f"copies of {t}"
+            raise DeckError(f"{have} {what} in all, but the deck has {f'only {deck}' if deck else 'none'}")
     return total

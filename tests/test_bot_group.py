@@ -307,3 +307,32 @@ async def test_buttons_of_an_ended_game_say_it_has_ended(tmp_path: Path) -> None
             s.fake.tap(ALICE, suggestion, button)
             alert = await s.fake.call("answerCallbackQuery", mark)
             assert "this game has ended" in alert.params["text"].lower(), alert.params
+
+
+async def test_a_rack_never_set_is_not_scored_as_a_win(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await s.ask(CAROL, "/join", GROUP)
+        await s.ask(ALICE, "/play 1K 2K 3K", GROUP)  # recorded, no rack known
+        await link(s, created, CAROL, "9B 9O")
+        ended = await s.ask(BOB, "/end", GROUP)
+        assert ended.text.splitlines() == [
+            "Game over. Points left on each rack:",
+            "1. Carol: 18 points (2 tiles)",
+            "Rack never set, so no score: Alice, Bob",
+        ]
+
+
+async def test_a_private_chat_tied_to_the_last_game_follows_the_groups_next_game(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await link(s, created, BOB, "1B 2B")
+        await s.ask(ALICE, "/end", GROUP)
+        await s.ask(ALICE, "/new", GROUP)
+        await s.ask(BOB, "/join", GROUP)
+        await s.ask(ALICE, "/table 5K 6K 7K", GROUP)
+        mark = s.fake.mark()
+        await s.ask(BOB, "/rack 8K 1R")  # in the same private chat as in the first game
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1R 8K")  # the group's new game, not a solo one
+        assert await s.service.find_active_game(BOB.id) is None
+        assert not s.fake.sent(GROUP.id, mark)  # a rack is never told to the group

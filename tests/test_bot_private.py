@@ -270,3 +270,20 @@ async def test_an_empty_rack_line_asks_for_the_rack_without_saying_the_table_was
     async with session(tmp_path) as s:
         answer = await s.ask(ALICE, "rack:")
         assert answer.text == "Now send your rack: rack: 3R 4R 5R J"
+
+
+async def test_a_misspelt_rack_or_table_keyword_is_named(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        no_colon = await s.ask(ALICE, "rack 3R 4R 5R")
+        assert no_colon.text == "Start the line with rack: and a colon, like rack: 3R 4R 5R"
+        typo = await s.ask(ALICE, "rack: 3R 4R 5R\ntabel: 6R 7R 8R")
+        assert typo.text == "`tabel:`: did you mean table: ? Start each line with rack: or table:"
+        state = await s.service.find_active_game(ALICE.id)
+        assert state is None or not any(p.rack for p in state.players)
+
+
+async def test_the_example_says_it_is_a_play_after_the_opening(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        start = await s.ask(ALICE, "/start")
+        example = await s.tap(ALICE, start, "example")
+        assert "until you send /meld" in example.text

@@ -286,7 +286,8 @@ async def test_last_tiles_recorded_in_the_group_say_who_won(tmp_path: Path) -> N
         created = await new_game_with_two(s)
         await linked(s, created, (ALICE, "9K 10K 11K"))
         played = await s.ask(ALICE, "/play 9K 10K 11K", GROUP)
-        assert played.text.startswith("Alice put down 9K 10K 11K (3 tiles) and has no tile left: Alice won!")
+        won = "Alice put down 9K 10K 11K (3 tiles) and has no tile left: Alice won! /end closes the game."
+        assert played.text == won  # and no "… to play": a win ends the turns
 
 
 async def test_fix_is_read_however_it_is_written(tmp_path: Path) -> None:
@@ -358,7 +359,9 @@ async def test_a_single_tile_played_onto_a_set_gets_a_way_to_write_it(tmp_path: 
         await new_game_with_two(s)
         await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
         refused = await s.ask(ALICE, "/play 4R", GROUP)
-        assert "write that set as it is now, like /play 1R 2R 3R 4R" in refused.text
+        assert "sets. To add tiles to a set on the table, write that set as it is now, like /play 1R 2R 3R 4R" in (
+            refused.text
+        )
         assert await table_of(s) == ["1R 2R 3R"]
 
 

@@ -135,6 +135,8 @@ def test_too_many_copies_is_refused() -> None:
         solve(parse_tiles("5R 5R", R), parse_table("5R 6R 7R", R), R)
     with pytest.raises(DeckError, match="jokers"):
         solve(parse_tiles("J J J", R), [], R)
+    with pytest.raises(DeckError, match=r"^1 joker in all, but the deck has none$"):
+        solve(parse_tiles("J", R), [], R.replace(jokers=0))
 
 
 def test_time_limit_returns_a_legal_answer() -> None:

@@ -91,6 +91,11 @@ class PlayerState:
     def points_left(self) -> int:
         return sum(JOKER_PENALTY if t.is_joker else t.number for t in self.rack)
 
+    @property
+    def rack_known(self) -> bool:
+        """Whether the bot knows this rack: it holds tiles, or it was emptied by plays (not never set)."""
+        return bool(self.rack) or self.tiles_played > 0
+
 
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -146,6 +151,8 @@ class PlayerScore:
     name: str
     tiles_left: int
     points_left: int
+    #: False for a rack the bot never knew (plays recorded for it, no rack set): it has no score
+    rack_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)

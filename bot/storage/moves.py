@@ -316,6 +316,7 @@ def end(state: GameState, now: datetime) -> tuple[GameState, tuple[PlayerScore, 
 
 
 def scores(state: GameState) -> tuple[PlayerScore, ...]:
-    """Points left on each active player's rack (a joker costs 30), fewest first."""
-    rows = [PlayerScore(p.user_id, p.name, len(p.rack), p.points_left) for p in state.active_players]
-    return tuple(sorted(rows, key=lambda s: (s.points_left, s.tiles_left)))
+    """Points left on each active player's rack (a joker costs 30), fewest first; racks the bot never
+    knew last (an empty rack nobody set is no win)."""
+    rows = [PlayerScore(p.user_id, p.name, len(p.rack), p.points_left, p.rack_known) for p in state.active_players]
+    return tuple(sorted(rows, key=lambda s: (not s.rack_known, s.points_left, s.tiles_left)))

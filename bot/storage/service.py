@@ -265,6 +265,23 @@ class GameService:
         async with self._locks.hold(("user", user_id)):
             return await self._transaction(tie)
 
+    async def follow_to(self, user_id: int, state: GameState) -> bool:
+        """Tie the user's private chat to ``state`` when it was tied to an ended game of the same chat (the
+        group's next game, which the user just joined); True if it was. Other links are left alone."""
+
+        async def move(session: AsyncSession) -> bool:
+            link = await session.get(Link, user_id)
+            if link is None or link.game_id == state.id:
+                return False
+            old = await session.get(Game, link.game_id)
+            if old is None or old.chat_id != state.chat_id or old.status == RUNNING:
+                return False
+            link.game_id, link.linked_at = state.id, self.clock()
+            return True
+
+        async with self._locks.hold(("user", user_id)):
+            return await self._transaction(move)
+
     async def unlink(self, user_id: int) -> bool:
         """Back to the private chat's own game; False if there was no link."""
 

@@ -66,6 +66,8 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if is_group(chat):
         anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)
         state = await service.new_game(chat.id, user.id, rules, join_as=None if anonymous else name_of(user))
+        if not anonymous:
+            await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
         markup = replies.group_buttons(context.bot.username, state.invite, join=True)
         first = "" if anonymous else f"{name_of(user)} sits first. "
         text = f"New game ({rules.describe()}).\n{first}Tap Join to play; then tap My rack to set your rack in private."
@@ -96,7 +98,9 @@ async def _join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GameState
         raise RummikubError(ANONYMOUS)
     service = deps(context).service
     state = await service.active_game(chat.id)
-    return await service.join(state.id, user.id, name_of(user))
+    state = await service.join(state.id, user.id, name_of(user))
+    await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
+    return state
 
 
 @guarded

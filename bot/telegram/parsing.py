@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -89,6 +90,8 @@ def parse_position(text: str, bot_username: str | None = None) -> Position | Non
                     raise OptionError("write one table: line (more sets go on the next lines)")
                 table = current
             current.append(m.group("rest"))
+        elif (meant := misspelt_keyword(line)) is not None and ":" in line.split()[0]:
+            raise OptionError(f"`{line.split()[0]}`: did you mean {meant}: ? Start each line with rack: or table:")
         elif current is not None:
             current.append(line)
         elif line.strip():
@@ -97,6 +100,22 @@ def parse_position(text: str, bot_username: str | None = None) -> Position | Non
         return None
     # A rack continued onto more lines is still one rack; table lines are sets.
     return Position(" ".join(rack) if rack is not None else None, "\n".join(table) if table is not None else None)
+
+
+_KEYWORD = re.compile(r"\s*(?P<word>[^\W\d_]+)\s*(?P<colon>:?)")
+
+
+def misspelt_keyword(line: str) -> str | None:
+    """The keyword a line meant to start with, when it starts with a near miss of ``rack:`` or ``table:``
+    (``rack 3R`` without the colon, ``tabel: …``); None when it does not look like one."""
+    m = _KEYWORD.match(line)
+    if m is None:
+        return None
+    word = m.group("word").lower()
+    if word in ("rack", "table") and m.group("colon"):
+        return None  # written right
+    close = difflib.get_close_matches(word, ["rack", "table"], n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def looks_like_position(text: str, bot_username: str | None = None) -> bool:

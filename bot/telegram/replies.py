@@ -115,7 +115,7 @@ def players_text(state: GameState) -> str:
     for p in state.active_players:
         arrow = " ← to play" if p.user_id == state.turn else ""
         meld = "" if p.melded else ", no meld yet"
-        tiles = "rack not set" if not p.rack and not p.tiles_played else plural(len(p.rack), "tile")
+        tiles = plural(len(p.rack), "tile") if p.rack_known else "rack not set"
         lines.append(f"{p.seat + 1}. {p.name}: {tiles}{meld}{arrow}")
     return "\n".join(lines) or "No players yet: /join"
 
@@ -131,8 +131,12 @@ def rack_text(player: PlayerState, rules: Rules) -> str:
 
 def scores_text(result: GameResult) -> str:
     lines = ["Game over. Points left on each rack:"]
-    for i, s in enumerate(result.scores, start=1):
+    known = [s for s in result.scores if s.rack_known]
+    for i, s in enumerate(known, start=1):
         lines.append(f"{i}. {s.name}: {plural(s.points_left, 'point')} ({plural(s.tiles_left, 'tile')})")
+    unknown = [s.name for s in result.scores if not s.rack_known]
+    if unknown:
+        lines.append(f"Rack never set, so no score: {', '.join(unknown)}")
     if not result.scores:
         lines.append("(nobody was playing)")
     return "\n".join(lines)

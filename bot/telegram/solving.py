@@ -150,7 +150,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if not mine.rack:
         lines.append(texts.WON)
     turn = replies.turn_line(after)
-    if in_group_game(after, chat):
+    if in_group_game(after, chat) and mine.rack:  # a win ends the turns
         lines.append(turn)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
@@ -158,7 +158,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         won = f" {name_of(user)} has no tile left: {name_of(user)} won! /end closes the game." if not mine.rack else ""
         caption = (
             f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
-            f"{replies.plural(solution.points_placed, 'point')}).{won} {turn}"
+            f"{replies.plural(solution.points_placed, 'point')}).{won} {'' if won else turn}"
         )
         await post_to_game_chat(context, after, caption.strip(), picture)
 
@@ -176,7 +176,10 @@ async def example(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     async with photo_coming(context, chat):
         solution = await d.solving(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
         answer = await d.solving(answer_for, solution)
-    caption = replies.solve_caption(solution, answer.moves) + "\nNow send yours: rack: … and table: … lines."
+    caption = replies.solve_caption(solution, answer.moves) + (
+        "\nThis is a play after the opening: until you send /meld (or play through me), I look for an opening "
+        "worth 30 points in your rack alone.\nNow send yours: rack: … and table: … lines."
+    )
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))
         return

@@ -233,8 +233,8 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if given_as_sets(text) or not state.table:
             raise
         raise RummikubError(  # /play 4R, meaning "onto 1R 2R 3R"
-            f"{why} To add tiles to a set on the table, write that set as it is now, like /play 1R 2R 3R 4R "
-            "for 4R on 1R 2R 3R"
+            f"{str(why).rstrip('.')}. To add tiles to a set on the table, write that set as it is now, like "
+            "/play 1R 2R 3R 4R for 4R on 1R 2R 3R"
         ) from None
     await record_play(update, context, state, new_table(state, sets))
 
@@ -293,7 +293,8 @@ async def record_play(
         mover = state.turn_player
         by_whom = f" by {mover.name}" if mover is not None and mover.user_id != user.id else ""
         said = f"Recorded: {what} put down{by_whom}."
-    caption = f"{said} {replies.turn_line(after)}".strip()
+    won = by is not None and not (left if left is not None else by.rack)
+    caption = said if won else f"{said} {replies.turn_line(after)}".strip()  # a win ends the turns
     async with photo_coming(context, chat):
         picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)
     if show_here:

@@ -24,7 +24,7 @@ from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
 from bot.telegram.lull import Lull
-from bot.telegram.parsing import parse_position
+from bot.telegram.parsing import misspelt_keyword, parse_position
 from bot.telegram.rack import private_only
 from bot.telegram.sending import say
 from bot.telegram.solving import send_answer, start_solving
@@ -62,6 +62,9 @@ async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     try:
         tiles = parse_tiles(text, state.rules)
     except NotationError:
+        meant = misspelt_keyword(text)
+        if meant is not None:  # "rack 3R 4R" without the colon
+            raise RummikubError(f"start the line with {meant}: and a colon, like {meant}: 3R 4R 5R") from None
         if any(ch.isdigit() for ch in text):
             raise  # it looks like tiles with a mistake: say which
         await say(update, context, texts.NOT_UNDERSTOOD)
