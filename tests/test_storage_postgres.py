@@ -141,7 +141,8 @@ async def test_a_whole_game_on_postgres(service: GameService) -> None:
     assert moved is not None and moved.chat_id == chat - 1
     result = await service.end_game(game.id, ALICE)
     assert result.state.status is GameStatus.ENDED
-    assert [(s.name, s.points_left) for s in result.scores] == [("Bob", 0), ("Alice", 51)]
+    # Bob never set a rack: no score, listed last
+    assert [(s.name, s.points_left, s.rack_known) for s in result.scores] == [("Alice", 51, True), ("Bob", 0, False)]
     assert (await service.game(game.id)).ended_at == result.state.ended_at
 
 
