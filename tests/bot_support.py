@@ -147,3 +147,14 @@ def tiles(text: str) -> list[str]:
 
 def rack_of(player: PlayerState) -> list[str]:
     return [str(t) for t in player.rack]
+
+
+async def tie_private_chat(s: Session, created: Call, user: User, rack: str, *, meld: bool = False) -> None:
+    """The player taps My rack on the group's /new message (the deep link), then sets a rack in private and,
+    with ``meld``, marks the opening as made."""
+    mark = s.fake.mark()
+    s.fake.follow(user, created, "My rack")
+    await s.fake.reply(user.id, mark)
+    await s.ask(user, f"/rack {rack}")
+    if meld:
+        await s.ask(user, "/meld")

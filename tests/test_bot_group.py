@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot_support import ALICE, BOB, CAROL, PNG, Session, rack_of, session, tiles
+from tests.bot_support import ALICE, BOB, CAROL, PNG, Session, rack_of, session, tie_private_chat, tiles
 from tests.fake_bot_api import Call, Chat, User
 
 GROUP = Chat(-100111, "group", "Family")
@@ -175,10 +175,7 @@ async def test_racks_stay_private_between_players(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         for user, rack in ((ALICE, "3R 4R 5R"), (BOB, "8K 9K 10K")):
-            mark = s.fake.mark()
-            s.fake.follow(user, created, "My rack")
-            await s.fake.reply(user.id, mark)
-            await s.ask(user, f"/rack {rack}")
+            await tie_private_chat(s, created, user, rack)
         bob_view = await s.ask(BOB, "/status")
         assert "8K 9K 10K" in bob_view.text and "3R" not in bob_view.text
         assert "Alice: 3 tiles" in bob_view.text
@@ -240,11 +237,7 @@ async def test_a_pass_for_another_player_says_whose_turn_was_passed(tmp_path: Pa
 
 
 async def link(s: Session, created: Call, user: User, rack: str) -> None:
-    mark = s.fake.mark()
-    s.fake.follow(user, created, "My rack")
-    await s.fake.reply(user.id, mark)
-    await s.ask(user, f"/rack {rack}")
-    await s.ask(user, "/meld")
+    await tie_private_chat(s, created, user, rack, meld=True)
 
 
 async def test_a_mistaken_end_can_be_undone(tmp_path: Path) -> None:

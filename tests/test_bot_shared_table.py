@@ -15,7 +15,7 @@ import pytest
 
 import bot.telegram.table as table_module
 import solver.table as solver_table
-from tests.bot_support import ALICE, BOB, Session, rack_of, session, tiles
+from tests.bot_support import ALICE, BOB, Session, rack_of, session, tie_private_chat, tiles
 from tests.fake_bot_api import Call, Chat, User
 from tests.test_bot_group import GROUP, new_game_with_two
 
@@ -29,10 +29,7 @@ async def table_of(s: Session) -> list[str]:
 async def linked(s: Session, created: Call, *players: tuple[User, str]) -> None:
     """Each player opens the group's deep link and sets a rack in private."""
     for user, rack in players:
-        mark = s.fake.mark()
-        s.fake.follow(user, created, "My rack")
-        await s.fake.reply(user.id, mark)
-        await s.ask(user, f"/rack {rack}")
+        await tie_private_chat(s, created, user, rack)
 
 
 async def test_table_in_the_group_keeps_every_old_tile_unless_fixed(tmp_path: Path) -> None:
