@@ -287,6 +287,8 @@ async def test_the_group_hears_who_won_with_i_played_this(tmp_path: Path) -> Non
         s.fake.tap(ALICE, suggestion, "I played this")
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
         assert "Alice has no tile left: Alice won!" in posted.text
+        note = [c for c in s.fake.sent(ALICE.id, mark) if c.method == "sendMessage"][-1]
+        assert note.text == "Played 9R 10R 11R.\nYour rack is empty: you won! /end closes the game."
 
 
 async def test_buttons_of_an_ended_game_say_it_has_ended(tmp_path: Path) -> None:
@@ -314,6 +316,9 @@ async def test_a_rack_never_set_is_not_scored_as_a_win(tmp_path: Path) -> None:
             "1. Carol: 18 points (2 tiles)",
             "Rack never set, so no score: Alice, Bob",
         ]
+        await s.ask(ALICE, "/new", GROUP)
+        only_plays = await s.ask(ALICE, "/end", GROUP)  # nobody set a rack
+        assert only_plays.text.splitlines() == ["Game over.", "Rack never set, so no score: Alice"]
 
 
 async def test_a_private_chat_tied_to_the_last_game_follows_the_groups_next_game(tmp_path: Path) -> None:

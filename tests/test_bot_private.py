@@ -266,10 +266,12 @@ async def test_a_command_for_another_bot_is_not_called_unknown(tmp_path: Path) -
         assert answer.text == "/solve@other_bot is for another bot; here write /solve alone, or see /help."
 
 
-async def test_an_empty_rack_line_asks_for_the_rack_without_saying_the_table_was_set(tmp_path: Path) -> None:
+async def test_an_empty_rack_line_asks_for_the_rack_and_keeps_the_one_stored(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
         answer = await s.ask(ALICE, "rack:")
-        assert answer.text == "Now send your rack: rack: 3R 4R 5R J"
+        assert answer.text == "Send your rack after rack:, like rack: 3R 4R 5R J"
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R")
 
 
 async def test_a_misspelt_rack_or_table_keyword_is_named(tmp_path: Path) -> None:
@@ -278,6 +280,8 @@ async def test_a_misspelt_rack_or_table_keyword_is_named(tmp_path: Path) -> None
         assert no_colon.text == "Start the line with rack: and a colon, like rack: 3R 4R 5R"
         typo = await s.ask(ALICE, "rack: 3R 4R 5R\ntabel: 6R 7R 8R")
         assert typo.text == "`tabel:`: did you mean table: ? Start each line with rack: or table:"
+        chatter = await s.ask(ALICE, "back")  # a word near "rack" without tiles is just chatter
+        assert "/help" in chatter.text and "rack:" in chatter.text and "colon" not in chatter.text
         state = await s.service.find_active_game(ALICE.id)
         assert state is None or not any(p.rack for p in state.players)
 

@@ -360,6 +360,8 @@ async def test_a_single_tile_played_onto_a_set_gets_a_way_to_write_it(tmp_path: 
             refused.text
         )
         assert await table_of(s) == ["1R 2R 3R"]
+        typo = await s.ask(ALICE, "/play 14R", GROUP)  # a typo gets the parser's word alone
+        assert "numbers go 1-13" in typo.text and "To add tiles" not in typo.text
 
 
 async def test_your_own_play_typed_in_private_is_confirmed_not_solved_again(tmp_path: Path) -> None:

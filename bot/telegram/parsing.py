@@ -114,7 +114,7 @@ def misspelt_keyword(line: str) -> str | None:
     word = m.group("word").lower()
     if word in ("rack", "table") and m.group("colon"):
         return None  # written right
-    close = difflib.get_close_matches(word, ["rack", "table"], n=1, cutoff=0.75)
+    close = difflib.get_close_matches(word, ["rack", "table"], n=1, cutoff=0.8)  # "tabel", "racks"; not "back"
     return close[0] if close else None
 
 

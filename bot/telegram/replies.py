@@ -130,8 +130,8 @@ def rack_text(player: PlayerState, rules: Rules) -> str:
 
 
 def scores_text(result: GameResult) -> str:
-    lines = ["Game over. Points left on each rack:"]
     known = [s for s in result.scores if s.rack_known]
+    lines = ["Game over. Points left on each rack:" if known else "Game over."]
     for i, s in enumerate(known, start=1):
         lines.append(f"{i}. {s.name}: {plural(s.points_left, 'point')} ({plural(s.tiles_left, 'tile')})")
     unknown = [s.name for s in result.scores if not s.rack_known]

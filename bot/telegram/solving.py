@@ -146,9 +146,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     after = played.state
     mine = seat_of(after, user)
     placed = replies.tiles_text(played.placed, after.rules)
-    lines = [f"Played {placed}.", replies.rack_text(mine, after.rules)]
-    if not mine.rack:
-        lines.append(texts.WON)
+    lines = [f"Played {placed}.", replies.rack_text(mine, after.rules) if mine.rack else texts.WON]
     turn = replies.turn_line(after)
     if in_group_game(after, chat) and mine.rack:  # a win ends the turns
         lines.append(turn)

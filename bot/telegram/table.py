@@ -25,7 +25,7 @@ from bot.telegram.sending import photo_coming, post_to_game_chat, say, show
 from bot.telegram.work import play_picture, table_picture
 from solver.errors import RummikubError
 from solver.fit import fit
-from solver.notation import format_table, parse_table, parse_tiles
+from solver.notation import NotationError, format_table, parse_table, parse_tiles
 from solver.puzzle_search import PuzzleLimitError
 from solver.sets import TileSet
 from solver.table import given_as_sets, read_table
@@ -229,6 +229,8 @@ async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         raise RummikubError("/play records a play; to correct the table write /table fix and the whole table")
     try:
         sets = await read_table_for(context, text, state)
+    except NotationError:
+        raise  # a typo: the parser's message says which
     except RummikubError as why:
         if given_as_sets(text) or not state.table:
             raise

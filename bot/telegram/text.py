@@ -62,10 +62,10 @@ async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     try:
         tiles = parse_tiles(text, state.rules)
     except NotationError:
-        meant = misspelt_keyword(text)
-        if meant is not None:  # "rack 3R 4R" without the colon
-            raise RummikubError(f"start the line with {meant}: and a colon, like {meant}: 3R 4R 5R") from None
         if any(ch.isdigit() for ch in text):
+            meant = misspelt_keyword(text)
+            if meant is not None:  # "rack 3R 4R" without the colon
+                raise RummikubError(f"start the line with {meant}: and a colon, like {meant}: 3R 4R 5R") from None
             raise  # it looks like tiles with a mistake: say which
         await say(update, context, texts.NOT_UNDERSTOOD)
         return
@@ -108,6 +108,9 @@ async def _answer(
     state = await current_game(d.service, chat, user)
     me = seat_of(state, user)
     rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
+    if rack is not None and not rack and table_text is None:  # "rack:" alone: a question, not an empty rack
+        await say(update, context, "Send your rack after rack:, like rack: 3R 4R 5R J")
+        return
     table: list[TileSet] | None = None
     fix = False
     if table_text is not None:
