@@ -286,7 +286,9 @@ async def test_the_group_hears_who_won_with_i_played_this(tmp_path: Path) -> Non
         mark = s.fake.mark()
         s.fake.tap(ALICE, suggestion, "I played this")
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert "Alice has no tile left: Alice won!" in posted.text
+        assert posted.text == (
+            "Alice played 9R 10R 11R (3 tiles, 30 points). Alice has no tile left: Alice won! /end closes the game."
+        )
         note = [c for c in s.fake.sent(ALICE.id, mark) if c.method == "sendMessage"][-1]
         assert note.text == "Played 9R 10R 11R.\nYour rack is empty: you won! /end closes the game."
 

@@ -262,7 +262,7 @@ async def test_a_rack_typed_with_the_table_says_what_left_it(tmp_path: Path) -> 
         won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 1B 2B 3B | 9K 10K 11K")
         assert won.text == "Played 9K 10K 11K.\nYour rack is empty: you won! /end closes the game."
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text.startswith("Bob put down 9K 10K 11K (3 tiles) and has no tile left: Bob won!")
+        assert posted.text.startswith("Bob put down 9K 10K 11K (3 tiles). Bob has no tile left: Bob won!")
 
 
 async def test_a_rack_typed_with_the_table_outweighs_whose_turn_it_is(tmp_path: Path) -> None:
@@ -283,7 +283,7 @@ async def test_last_tiles_recorded_in_the_group_say_who_won(tmp_path: Path) -> N
         created = await new_game_with_two(s)
         await linked(s, created, (ALICE, "9K 10K 11K"))
         played = await s.ask(ALICE, "/play 9K 10K 11K", GROUP)
-        won = "Alice put down 9K 10K 11K (3 tiles) and has no tile left: Alice won! /end closes the game."
+        won = "Alice put down 9K 10K 11K (3 tiles). Alice has no tile left: Alice won! /end closes the game."
         assert played.text == won  # and no "… to play": a win ends the turns
 
 

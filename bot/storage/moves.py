@@ -88,13 +88,16 @@ def words(tiles: Counter[Tile], rules: Rules) -> str:
 
 def next_turn(state: GameState, after: int | None) -> int | None:
     """The active player seated after ``after`` (round the table), None when nobody plays."""
+    current = state.player(after) if after is not None else None
+    return _seated_after(state, current.seat if current is not None else None)
+
+
+def _seated_after(state: GameState, seat: int | None) -> int | None:
+    """The active player in the first seat after ``seat`` (round the table; the first seat for None)."""
     seated = sorted(state.active_players, key=lambda p: p.seat)
     if not seated:
         return None
-    current = state.player(after) if after is not None else None
-    if current is None:
-        return seated[0].user_id
-    later = [p for p in seated if p.seat > current.seat]
+    later = [p for p in seated if seat is not None and p.seat > seat]
     return (later or seated)[0].user_id
 
 
@@ -133,11 +136,7 @@ def turn_to_a_seat(state: GameState, before: GameState) -> GameState:
     if state.turn is None or (turn is not None and turn.active):
         return state
     gone = before.player(state.turn)
-    seated = sorted(state.active_players, key=lambda p: p.seat)
-    if not seated:
-        return replace(state, turn=None)
-    later = [p for p in seated if gone is not None and p.seat > gone.seat]
-    return replace(state, turn=(later or seated)[0].user_id)
+    return replace(state, turn=_seated_after(state, gone.seat if gone is not None else None))
 
 
 def leave(state: GameState, user_id: int) -> GameState:
@@ -201,7 +200,7 @@ def check_unchanged(state: GameState, based_on: Iterable[TileSet]) -> None:
     Checked under the game's lock: between reading a message and storing it, another player's message
     (a play, an undo) may have changed the table, and what this one says was worked out on the old one.
     """
-    if _layout(state.table) != _layout(based_on):
+    if table_key(state.table) != table_key(based_on):
         raise errors.TableChanged(
             "the table changed while I read your message (another player changed it); "
             "look at it with /table and send yours again"
@@ -291,7 +290,7 @@ def apply_suggestion(state: GameState, user_id: int, solution: Solution) -> tupl
         raise errors.NothingPlayed("this suggestion puts no tile down; draw a tile instead")
     if solution.rules != state.rules:
         raise errors.StaleSuggestion("this suggestion was made under other rules; ask /solve again")
-    if _layout(solution.table_before) != _layout(state.table):
+    if table_key(solution.table_before) != table_key(state.table):
         raise errors.StaleSuggestion("the table has changed since this suggestion; ask /solve again")
     if Counter(solution.placed) + Counter(solution.rack_left) != Counter(p.rack):
         raise errors.StaleSuggestion("your rack has changed since this suggestion; ask /solve again")
@@ -305,8 +304,8 @@ def apply_suggestion(state: GameState, user_id: int, solution: Solution) -> tupl
     return after, placed
 
 
-def _layout(table: Iterable[TileSet]) -> list[tuple[str, ...]]:
-    """A table compared by its sets' tiles, in any order (jokers' meanings aside)."""
+def table_key(table: Iterable[TileSet]) -> list[tuple[str, ...]]:
+    """A table as its sets' tiles, the sets in any order: equal keys, the same sets (jokers' meanings aside)."""
     return sorted(tuple(str(t) for t in s.tiles) for s in table)
 
 

@@ -129,6 +129,11 @@ def rack_text(player: PlayerState, rules: Rules) -> str:
     return f"Your rack ({plural(len(player.rack), 'tile')}): {tiles_text(player.rack, rules)}"
 
 
+def won_line(name: str) -> str:
+    """What the group reads when a player's last tiles went down."""
+    return f"{name} has no tile left: {name} won! /end closes the game."
+
+
 def scores_text(result: GameResult) -> str:
     known = [s for s in result.scores if s.rack_known]
     lines = ["Game over. Points left on each rack:" if known else "Game over."]

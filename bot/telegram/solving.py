@@ -153,10 +153,10 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
         picture = await d.solving(group_picture, solution)
-        won = f" {name_of(user)} has no tile left: {name_of(user)} won! /end closes the game." if not mine.rack else ""
         caption = (
             f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
-            f"{replies.plural(solution.points_placed, 'point')}).{won} {'' if won else turn}"
+            f"{replies.plural(solution.points_placed, 'point')}). "
+            + (turn if mine.rack else replies.won_line(name_of(user)))  # a win ends the turns
         )
         await post_to_game_chat(context, after, caption.strip(), picture)
 

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.storage import EventKind, GameState, PlayerState
 from bot.storage.errors import NoGame
-from bot.storage.moves import lost_message, table_tiles
+from bot.storage.moves import lost_message, table_key, table_tiles
 from bot.telegram import replies
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
@@ -126,7 +126,7 @@ async def change_shared_table(
     if lost and not fix:
         raise RummikubError(lost_message(lost, state.rules))
     me = seat_of(state, user)
-    if not fix and _layout(sets) == _layout(state.table):  # nothing to record, nothing to tell the group
+    if not fix and table_key(sets) == table_key(state.table):  # nothing to record, nothing to tell the group
         if show_here:
             await show_table(update, context, state, "No change: the table is already like that.")
         return state
@@ -169,7 +169,7 @@ def new_table(state: GameState, sets: Sequence[TileSet]) -> tuple[TileSet, ...]:
     need the whole table written.
     """
     old, given = table_tiles(state.table), table_tiles(sets)
-    if state.table and not old - given and _layout(sets) != _layout(state.table):
+    if state.table and not old - given and table_key(sets) != table_key(state.table):
         return tuple(sets)
     taken: dict[int, TileSet | None] = {}  # old set -> the set that took its place (None: joined into another)
     added = []
@@ -209,11 +209,6 @@ def _grown_from(put: TileSet, free: list[int], table: Sequence[TileSet]) -> list
     if len(best) >= 2 or (best and best_size < len(put.tiles)):
         return best
     return []
-
-
-def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
-    """A table as its sets' tiles, in any order."""
-    return sorted(tuple(str(t) for t in s.tiles) for s in table)
 
 
 @guarded
@@ -287,15 +282,13 @@ async def record_play(
     what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')})"
     by = after.player(player) if player is not None else None
     left = rack_after if by is not None and by.user_id == user.id and rack_after is not None else None
-    if by is not None and not (left if left is not None else by.rack):
-        said = f"{by.name} put down {what} and has no tile left: {by.name} won! /end closes the game."
-    elif by is not None:
-        said = f"{by.name} put down {what}."
+    won = by is not None and not (left if left is not None else by.rack)
+    if by is not None:
+        said = f"{by.name} put down {what}." + (f" {replies.won_line(by.name)}" if won else "")
     else:  # from a rack the bot does not know: the turn's player put it down
         mover = state.turn_player
         by_whom = f" by {mover.name}" if mover is not None and mover.user_id != user.id else ""
         said = f"Recorded: {what} put down{by_whom}."
-    won = by is not None and not (left if left is not None else by.rack)
     caption = said if won else f"{said} {replies.turn_line(after)}".strip()  # a win ends the turns
     async with photo_coming(context, chat):
         picture = await deps(context).off_loop(play_picture, state.table, after.table, played.placed, after.rules)

@@ -173,10 +173,8 @@ async def _onto_group_table(
     """The group's table typed in a private chat tied to it: changed only as /table changes it (every tile
     stays, unless "fix"; new tiles are a play) and shown to the group. The same sets in another order change
     nothing. Returns the game after it, and whether the table changed."""
-    changed = sorted(_layout(table)) != sorted(_layout(state.table))
-    if changed:
-        state = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
-    return state, changed
+    after = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
+    return after, after.version != state.version  # the same sets in any order are no change
 
 
 def fits_deck(state: GameState, me: PlayerState) -> bool:
