@@ -16,8 +16,9 @@ from typing import Any
 from pydantic import SecretStr
 from telegram.ext import AIORateLimiter
 
+from bot.game import PlayerState
 from bot.settings import Settings
-from bot.storage import GameService, PlayerState
+from bot.storage import GameService
 from bot.telegram.app import ALLOWED_UPDATES, BotApplication, build_application
 from bot.telegram.deps import KEY, Deps
 from solver import STANDARD, parse_tiles

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.storage import GameService, GameState, open_database
+from bot.game import GameState
+from bot.storage import GameService, open_database
 from bot.storage.migrate import upgrade_database
 from solver import STANDARD, Rules, TileSet, parse_table, parse_tiles
 from solver.tiles import Tile

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Executable, Row, text
 
-from bot.storage import EventKind, GameService, open_database
-from bot.storage import errors as e
+from bot.game import EventKind
+from bot.game import errors as e
+from bot.storage import GameService, open_database
 from bot.storage.reader import Reader
 from solver import STANDARD, Colour, TileSet
 from solver.tiles import Tile

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import EventKind, GameService, GameStatus
-from bot.storage import errors as e
+from bot.game import EventKind, GameStatus
+from bot.game import errors as e
+from bot.storage import GameService
 from solver import STANDARD
 from tests.storage_support import ALICE, BOB, CAROL, GROUP, service_at, table, tiles, two_player_game
 

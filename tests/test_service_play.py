@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import EventKind, GameService, GameState
-from bot.storage import errors as e
+from bot.game import EventKind, GameState
+from bot.game import errors as e
+from bot.storage import GameService
 from solver import STANDARD, Colour, Objective, Origin, Solution, TileSet
 from tests.storage_support import ALICE, BOB, CAROL, GROUP, layout, service_at, table, tiles, two_player_game
 

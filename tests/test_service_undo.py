@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import EventKind, GameService, GameState, GameStatus
-from bot.storage import errors as e
+from bot.game import EventKind, GameState, GameStatus
+from bot.game import errors as e
+from bot.storage import GameService
 from solver import STANDARD, Objective, Origin, Solution
 from tests.storage_support import ALICE, BOB, CAROL, GROUP, service_at, table, tiles, two_player_game
 

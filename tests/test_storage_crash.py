@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import GameService, GameState, open_database
+from bot.game import GameState
+from bot.storage import GameService, open_database
 from solver import STANDARD, TileSet
 from tests.storage_support import ALICE, GROUP, migrated
 

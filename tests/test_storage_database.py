@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from bot.storage.codec import decode_rules, decode_table, decode_tiles, encode_rules, encode_table, encode_tiles
+from bot.game.codec import decode_rules, decode_table, decode_tiles, encode_rules, encode_table, encode_tiles
 from bot.storage.database import open_database
 from solver import JOKER, STANDARD, Colour, TileSet
 from tests import storage_support as support

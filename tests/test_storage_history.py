@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.storage import history
-from bot.storage.domain import GameState, GameStatus, PlayerState
-from bot.storage.moves import next_turn
+from bot.game import history
+from bot.game.seats import next_turn
+from bot.game.state import GameState, GameStatus, PlayerState
 from solver import STANDARD
 from tests.storage_support import ALICE, BOB, CAROL, table, tiles
 

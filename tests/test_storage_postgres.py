@@ -23,8 +23,9 @@ from alembic.migration import MigrationContext
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.storage import GameService, GameStatus, open_database
-from bot.storage import errors as e
+from bot.game import GameStatus
+from bot.game import errors as e
+from bot.storage import GameService, open_database
 from bot.storage.migrate import current, downgrade, upgrade
 from bot.storage.models import Base
 from solver import STANDARD, TileSet

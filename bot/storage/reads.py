@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, func, or_, select
 
-from bot.storage.domain import GameState, GameStatus, PlayerState
+from bot.game.state import GameState, GameStatus, PlayerState
 from bot.storage.models import Game, Link, Player
 from bot.storage.rows import game_state, player_state
 

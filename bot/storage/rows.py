@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.storage.codec import decode_rules, decode_table, decode_tiles
-from bot.storage.domain import EventKind, EventRecord, GameState, GameStatus, PlayerState
-from bot.storage.history import Snapshot
+from bot.game.codec import decode_rules, decode_table, decode_tiles
+from bot.game.history import Snapshot
+from bot.game.state import EventKind, EventRecord, GameState, GameStatus, PlayerState
 from bot.storage.models import Event, Game, Player
 
 

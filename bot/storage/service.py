@@ -29,11 +29,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.storage import errors, moves, reads
-from bot.storage import history as changes
-from bot.storage.codec import encode_rules, encode_tiles
-from bot.storage.database import Database
-from bot.storage.domain import (
+from bot.game import ending, errors, plays, racks, seats, table, tiles
+from bot.game import history as changes
+from bot.game.codec import encode_rules, encode_tiles
+from bot.game.state import (
     EventKind,
     EventRecord,
     GameResult,
@@ -42,6 +41,8 @@ from bot.storage.domain import (
     Played,
     Undone,
 )
+from bot.storage import reads
+from bot.storage.database import Database
 from bot.storage.locks import KeyedLocks
 from bot.storage.models import Event, Game, Link, utcnow
 from bot.storage.rows import record_of, state_of, write
@@ -194,11 +195,11 @@ class GameService:
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
-                moves.active_player(state, user_id)
+                seats.active_player(state, user_id)
             return self._ending(state)
 
         before, after = await self._change(game_id, user_id, EventKind.GAME_ENDED, step)
-        return GameResult(after, moves.scores(before))
+        return GameResult(after, ending.scores(before))
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> GameState | None:
         """Follow a chat that got a new id (a group that became a supergroup): its games move along.
@@ -241,7 +242,7 @@ class GameService:
         """Leave the game: the rack goes back to the pool, the turn moves on if it was theirs."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            return moves.leave(state, user_id), {}
+            return seats.leave(state, user_id), {}
 
         _, after = await self._change(game_id, user_id, EventKind.PLAYER_LEFT, step)
         return after
@@ -306,7 +307,7 @@ class GameService:
         """Add drawn tiles to the user's rack (the turn does not move; /pass does that)."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            return moves.draw(state, user_id, tiles), {"tiles": len(tiles)}
+            return racks.draw(state, user_id, tiles), {"tiles": len(tiles)}
 
         _, after = await self._change(game_id, user_id, EventKind.TILES_DRAWN, step)
         return after
@@ -323,8 +324,8 @@ class GameService:
         def steps(state: GameState) -> list[tuple[EventKind, Step]]:
             out: list[tuple[EventKind, Step]] = []
             if table is not None:
-                me = moves.active_player(state, user_id)
-                laid = moves.table_tiles(table)
+                me = seats.active_player(state, user_id)
+                laid = tiles.table_tiles(table)
                 if rack is not None and any(laid[t] + me.rack.count(t) > state.rules.copies_of(t) for t in me.rack):
                     out.append((EventKind.RACK_SET, _racking(user_id, ())))
                 out.append((EventKind.TABLE_SET, _tabling(user_id, table)))
@@ -348,7 +349,7 @@ class GameService:
 
         ``with_rack`` False checks the table alone against the deck, not with the user's rack (a table
         everyone sees); ``based_on`` is the table the new one was made from: it must still be the table,
-        and none of its tiles may go (see ``moves.set_table``).
+        and none of its tiles may go (see ``table.set_table``).
         """
         tabling = _tabling(user_id, sets, with_rack=with_rack, based_on=based_on)
         _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling)
@@ -386,7 +387,7 @@ class GameService:
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal placed
-            after, placed = moves.apply_suggestion(state, user_id, solution)
+            after, placed = plays.apply_suggestion(state, user_id, solution)
             return after, {"placed": encode_tiles(placed), "player": user_id}
 
         _, after = await self._change(game_id, user_id, EventKind.SUGGESTION_APPLIED, step)
@@ -396,7 +397,7 @@ class GameService:
         """Note that the user made their initial meld outside the bot."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            return moves.mark_melded(state, user_id), {}
+            return plays.mark_melded(state, user_id), {}
 
         _, after = await self._change(game_id, user_id, EventKind.MELD_MARKED, step)
         return after
@@ -405,7 +406,7 @@ class GameService:
         """The turn goes to the next player in seat order."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            after = moves.pass_turn(state, user_id)
+            after = seats.pass_turn(state, user_id)
             return after, {"from": state.turn, "to": after.turn}
 
         _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step)
@@ -435,7 +436,7 @@ class GameService:
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal placed
-            after, placed = moves.play(state, user_id, table_of(state), player, based_on=based_on)
+            after, placed = plays.play(state, user_id, table_of(state), player, based_on=based_on)
             return after, {"placed": encode_tiles(placed), "player": player}
 
         _, after = await self._change(game_id, user_id, EventKind.PLAY_RECORDED, step)
@@ -445,7 +446,7 @@ class GameService:
         """Taking a seat; ``with_game``: the seat its creator got with a new game (``SEAT_WITH_GAME``)."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            after = moves.join(state, user_id, name)
+            after = seats.join(state, user_id, name)
             player = after.player(user_id)
             assert player is not None
             detail: dict[str, Any] = {"name": player.name, "seat": player.seat}
@@ -456,7 +457,7 @@ class GameService:
         return step
 
     def _ending(self, state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after, scores = moves.end(state, self.clock())
+        after, scores = ending.end(state, self.clock())
         return after, {"scores": [{"user_id": s.user_id, "points_left": s.points_left} for s in scores]}
 
     async def _change(self, game_id: int, user_id: int, kind: EventKind, step: Step) -> tuple[GameState, GameState]:
@@ -530,7 +531,7 @@ class GameService:
             raise errors.UndoConflict(await self._clash_message(session, state, target, clash))
         after = changes.restore(state, changes.apply(current, back))
         self._check_after_undo(after, back)
-        seated = moves.turn_to_a_seat(after, state)
+        seated = seats.turn_to_a_seat(after, state)
         if seated is not after:  # the undo took away the seat whose turn it was: the turn goes on from it
             after, back = seated, changes.diff(current, changes.snapshot(seated))
         now = self.clock()
@@ -545,12 +546,12 @@ class GameService:
         """An undo out of order must not conjure tiles: re-check the table it brings back, and every rack.
 
         A rack the undo leaves as it was is not checked with a table it brings back: a shared table is
-        changed without the racks (``moves.set_table``), so a rack typed earlier may be out of date, and
+        changed without the racks (``table.set_table``), so a rack typed earlier may be out of date, and
         that must neither block the undo nor be told where others read the answer.
         """
-        table = list(moves.table_tiles(state.table).elements())
+        table = list(tiles.table_tiles(state.table).elements())
         if "table" in back.get("game", {}):
-            moves.check_tiles(state.rules, "after this undo, the table", table)
+            tiles.check_tiles(state.rules, "after this undo, the table", table)
         changed = set(back.get("added", {})) | {
             uid for uid, fields in back.get("players", {}).items() if "rack" in fields
         }
@@ -558,7 +559,7 @@ class GameService:
             p = state.player(int(uid))
             if p is not None and p.active:
                 try:
-                    moves.check_tiles(state.rules, "", table, p.rack)
+                    tiles.check_tiles(state.rules, "", table, p.rack)
                 except errors.TooManyTiles:  # which tiles would tell the rack
                     raise errors.TooManyTiles(
                         f"after this undo, the table and {p.name}'s rack would hold more tiles than the deck has; "
@@ -664,7 +665,7 @@ def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
     """The step that replaces a rack."""
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        return moves.set_rack(state, user_id, tiles), {"tiles": len(tiles)}
+        return racks.set_rack(state, user_id, tiles), {"tiles": len(tiles)}
 
     return step
 
@@ -672,10 +673,10 @@ def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
 def _tabling(
     user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, based_on: Sequence[TileSet] | None = None
 ) -> Step:
-    """The step that replaces the table (see ``moves.set_table``)."""
+    """The step that replaces the table (see ``table.set_table``)."""
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after = moves.set_table(state, user_id, sets, with_rack=with_rack, based_on=based_on)
+        after = table.set_table(state, user_id, sets, with_rack=with_rack, based_on=based_on)
         return after, {"table": [str(s) for s in after.table]}
 
     return step

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from telegram import Chat, Update, User
 
-from bot.storage import GameError, GameService, GameState, PlayerState
-from bot.storage.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
+from bot.game import GameError, GameState, PlayerState
+from bot.game.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
+from bot.storage import GameService
 
 
 def is_group(chat: Chat) -> bool:

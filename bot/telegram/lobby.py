@@ -5,8 +5,8 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.storage import GameState
-from bot.storage.errors import NoGame
+from bot.game import GameState
+from bot.game.errors import NoGame
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded

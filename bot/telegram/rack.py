@@ -13,8 +13,8 @@ from telegram import Update, User
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.storage.domain import GameState
-from bot.storage.errors import NoGame
+from bot.game.errors import NoGame
+from bot.game.state import GameState
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded

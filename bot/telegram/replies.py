@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.storage import GameResult, GameState, PlayerState
+from bot.game import GameResult, GameState, PlayerState
 from bot.telegram.links import deep_link
 from solver.notation import format_tiles
 from solver.rules import Rules

@@ -17,7 +17,7 @@ from telegram.constants import ChatAction
 from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.storage import GameState
+from bot.game import GameState
 from bot.telegram.deps import deps
 from bot.telegram.games import is_group
 

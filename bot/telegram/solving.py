@@ -18,9 +18,9 @@ from telegram import Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot.storage import GameState, PlayerState
-from bot.storage.errors import NoTiles, StaleSuggestion
-from bot.storage.moves import ensure_running
+from bot.game import GameState, PlayerState
+from bot.game.errors import NoTiles, StaleSuggestion
+from bot.game.seats import ensure_running
 from bot.telegram import replies, texts
 from bot.telegram.deps import Deps, deps
 from bot.telegram.errors import guarded

@@ -11,7 +11,7 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from bot.storage import GameState, PlayerState
+from bot.game import GameState, PlayerState
 from solver.solution import Objective, Solution
 
 Key = tuple[int, int, str, str]

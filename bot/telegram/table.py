@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from telegram import Chat, Update
 from telegram.ext import ContextTypes
 
-from bot.storage import EventKind, GameState, PlayerState
-from bot.storage.errors import NoGame
-from bot.storage.moves import lost_message, table_key, table_tiles
+from bot.game import EventKind, GameState, PlayerState
+from bot.game.errors import NoGame
+from bot.game.table import lost_message
+from bot.game.tiles import table_key, table_tiles
 from bot.telegram import replies
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded

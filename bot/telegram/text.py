@@ -18,7 +18,8 @@ from telegram import Message, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot.storage import GameService, GameState, PlayerState
+from bot.game import GameState, PlayerState
+from bot.storage import GameService
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded

@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.storage.codec import decode_table, decode_tiles, encode_table, encode_tiles
-from bot.storage.domain import GameState, GameStatus, PlayerState
+from bot.game.codec import decode_table, decode_tiles, encode_table, encode_tiles
+from bot.game.state import GameState, GameStatus, PlayerState
 
 Snapshot = dict[str, Any]
 Diff = dict[str, Any]

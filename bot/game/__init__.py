@@ -1,0 +1,36 @@
+"""The game core: the rules of play, and the only place that decides what a change to a game means.
+
+Seats and turns, racks, the table, plays and the initial meld, the history of
+changes and undo, the end and its scores: each request is a pure function from
+the game before it to the game after it (or a ``GameError``, which changes
+nothing). It knows nothing of Telegram or SQL: storage loads and saves a
+``GameState``, the chat translates messages into these requests.
+"""
+
+from bot.game.errors import GameError
+from bot.game.state import (
+    JOKER_PENALTY,
+    EventKind,
+    EventRecord,
+    GameResult,
+    GameState,
+    GameStatus,
+    Played,
+    PlayerScore,
+    PlayerState,
+    Undone,
+)
+
+__all__ = [
+    "JOKER_PENALTY",
+    "EventKind",
+    "EventRecord",
+    "GameError",
+    "GameResult",
+    "GameState",
+    "GameStatus",
+    "Played",
+    "PlayerScore",
+    "PlayerState",
+    "Undone",
+]

@@ -1,0 +1,21 @@
+"""The end of a game: the points left on each rack."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from bot.game.seats import ensure_running
+from bot.game.state import GameState, GameStatus, PlayerScore
+
+
+def end(state: GameState, now: datetime) -> tuple[GameState, tuple[PlayerScore, ...]]:
+    ensure_running(state)
+    return replace(state, status=GameStatus.ENDED, ended_at=now), scores(state)
+
+
+def scores(state: GameState) -> tuple[PlayerScore, ...]:
+    """Points left on each active player's rack (a joker costs 30), fewest first; racks the bot never
+    knew last (an empty rack nobody set is no win)."""
+    rows = [PlayerScore(p.user_id, p.name, len(p.rack), p.points_left, p.rack_known) for p in state.active_players]
+    return tuple(sorted(rows, key=lambda s: (not s.rack_known, s.points_left, s.tiles_left)))

@@ -1,0 +1,71 @@
+"""The table as a whole: a correction replaces it; a shared table keeps every tile that lies on it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from bot.game import errors
+from bot.game.seats import active_player, ensure_running
+from bot.game.state import GameState
+from bot.game.tiles import check_sets, check_tiles, table_key, table_tiles, words
+from solver.rules import Rules
+from solver.sets import TileSet
+from solver.tiles import Tile
+
+
+def set_table(
+    state: GameState,
+    user_id: int,
+    sets: Sequence[TileSet],
+    *,
+    with_rack: bool = True,
+    based_on: Sequence[TileSet] | None = None,
+) -> GameState:
+    """Replace the whole table (no turn passes).
+
+    ``with_rack``: the table and the player's rack must fit the deck together. A table everyone sees (a
+    group's) is checked alone: what the group reads must not tell anyone's rack, and the table everyone
+    sees is right over a rack typed earlier. ``based_on``: the table the new one was made from, which
+    must still be the table, and every tile of it must stay (a shared table laid out anew: see
+    ``check_unchanged``); None for a correction.
+    """
+    ensure_running(state)
+    p = active_player(state, user_id)
+    table = check_sets(sets, state.rules)
+    if based_on is not None:
+        check_unchanged(state, based_on)
+        check_kept(state, table)
+    if with_rack:
+        check_tiles(state.rules, "the table and your rack", table_tiles(table).elements(), p.rack)
+    else:
+        check_tiles(state.rules, "the table", table_tiles(table).elements())
+    return replace(state, table=table)
+
+
+def check_unchanged(state: GameState, based_on: Iterable[TileSet]) -> None:
+    """The table is still the one a message was read against.
+
+    Checked under the game's lock: between reading a message and storing it, another player's message
+    (a play, an undo) may have changed the table, and what this one says was worked out on the old one.
+    """
+    if table_key(state.table) != table_key(based_on):
+        raise errors.TableChanged(
+            "the table changed while I read your message (another player changed it); "
+            "look at it with /table and send yours again"
+        )
+
+
+def check_kept(state: GameState, table: Iterable[TileSet]) -> None:
+    """Every tile on the table stays on it, whatever else a play does."""
+    lost = table_tiles(state.table) - table_tiles(table)
+    if lost:
+        raise errors.InvalidTable(lost_message(lost, state.rules))
+
+
+def lost_message(lost: Counter[Tile], rules: Rules) -> str:
+    return (
+        f"the new table lacks {words(lost, rules)} from the old table; every tile on the table stays there "
+        "(if the table was wrong, write it whole after /table fix)"
+    )
