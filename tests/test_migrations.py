@@ -23,7 +23,8 @@ from bot.storage.models import Base
 from tests.storage_support import ALICE, GROUP, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = {"games", "players", "events", "links"}
+TABLES = {"games", "players", "events", "links", "choices"}
+HEAD = "0002"
 
 
 def tables(file: Path) -> set[str]:
@@ -47,7 +48,7 @@ def test_empty_to_head_and_back_down(tmp_path: Path) -> None:
     assert current(url) == ""
     upgrade(url)
     assert tables(file) == TABLES
-    assert current(url) == "0001 (head)"
+    assert current(url) == f"{HEAD} (head)"
     assert schema_drift(file) == []
     downgrade(url)
     assert tables(file) == set()
@@ -60,7 +61,7 @@ def test_upgrading_twice_changes_nothing(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path)
     upgrade(url)
     upgrade(url)
-    assert current(url) == "0001 (head)"
+    assert current(url) == f"{HEAD} (head)"
 
 
 async def test_the_bot_upgrades_at_start_up_from_its_event_loop(tmp_path: Path) -> None:
@@ -88,12 +89,12 @@ def test_python_m_bot_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "empty database" in capsys.readouterr().out
     assert cli("db", "upgrade", "--url", url) == 0
     assert tables(file) == TABLES
-    assert capsys.readouterr().out == "0001 (head)\n"
+    assert capsys.readouterr().out == f"{HEAD} (head)\n"
     assert cli("db", "current", "--url", url) == 0
-    assert "0001 (head)" in capsys.readouterr().out
-    assert cli("db", "downgrade", "--url", url) == 0
-    assert tables(file) == set()
-    assert "empty database" in capsys.readouterr().out
+    assert f"{HEAD} (head)" in capsys.readouterr().out
+    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the first revision's tables
+    assert tables(file) == TABLES - {"choices"}
+    assert "0001" in capsys.readouterr().out
 
 
 def test_alembic_from_the_project_root_reads_the_url_from_the_settings(tmp_path: Path) -> None:

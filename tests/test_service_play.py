@@ -190,27 +190,28 @@ async def test_set_table_against_your_rack(service: GameService, game: GameState
 
 async def test_add_sets_records_a_play_from_the_players_rack(service: GameService, game: GameState) -> None:
     await service.set_table(game.id, ALICE, table("6R 7R 8R"))
-    await service.set_rack(game.id, ALICE, tiles("1B 2B 3B 9R 4K"))
-    played = await service.add_sets(game.id, ALICE, table("1-3B"), player=ALICE)
-    assert [str(t) for t in played.placed] == ["1B", "2B", "3B"]
-    assert played.by == ALICE
+    await service.set_rack(game.id, ALICE, tiles("10B 11B 12B 9R 4K"))
+    played = await service.add_sets(game.id, ALICE, table("10-12B"), player=ALICE)
+    assert [str(t) for t in played.placed] == ["10B", "11B", "12B"]
+    assert played.by == ALICE and not played.rack_stale and not played.skipped and not played.won
     state = played.state
-    assert layout(state) == ["6R 7R 8R", "1B 2B 3B"]
+    assert layout(state) == ["6R 7R 8R", "10B 11B 12B"]
     alice = state.player(ALICE)
     assert alice is not None and rack_of(state, ALICE) == "9R 4K" and alice.melded and alice.tiles_played == 3
     assert state.turn == BOB
     history = await service.history(game.id)
     assert history[-1].kind is EventKind.PLAY_RECORDED
-    assert history[-1].detail == {"placed": ["1B", "2B", "3B"], "player": ALICE}
+    assert history[-1].detail == {"placed": ["10B", "11B", "12B"], "player": ALICE}
 
 
 async def test_record_play_may_rearrange_the_table(service: GameService, game: GameState) -> None:
     await service.set_table(game.id, ALICE, table("3-6R | 7K 7O 7B"))
-    played = await service.record_play(game.id, BOB, table("3-5R | 6R 7R 8R | 7K 7O 7B"))
+    await service.mark_melded(game.id, ALICE)
+    played = await service.record_play(game.id, BOB, table("3-5R | 6R 7R 8R | 7K 7O 7B"), player=ALICE)
     assert [str(t) for t in played.placed] == ["7R", "8R"]
-    assert played.by is None
+    assert played.by == ALICE  # Bob kept the record for Alice, whose turn it was
     assert layout(played.state) == ["3R 4R 5R", "6R 7R 8R", "7B 7K 7O"]
-    assert played.state.turn == BOB  # after Alice, whose turn it was (the player is unknown)
+    assert played.state.turn == BOB
 
 
 async def test_a_play_keeps_every_old_table_tile(service: GameService, game: GameState) -> None:
@@ -232,15 +233,14 @@ async def test_a_play_puts_something_down(service: GameService, game: GameState)
     await refused(service, game, e.NothingPlayed, "/table", service.add_sets(game.id, ALICE, []))
 
 
-async def test_a_play_from_a_rack_needs_the_tiles_there(service: GameService, game: GameState) -> None:
-    await service.set_rack(game.id, BOB, tiles("1B 2B"))
-    await refused(
-        service,
-        game,
-        e.TilesNotOnRack,
-        "Bob's rack does not hold 3B",
-        service.add_sets(game.id, ALICE, table("1-3B"), player=BOB),
-    )
+async def test_a_play_the_stored_rack_lacks_is_recorded_and_marked_for_its_owner(
+    service: GameService, game: GameState
+) -> None:
+    await service.set_rack(game.id, ALICE, tiles("10B 11B 5K"))
+    played = await service.add_sets(game.id, ALICE, table("10-12B"))
+    assert layout(played.state) == ["10B 11B 12B"]  # the table is the truth
+    assert [str(t) for t in played.rack_short] == ["12B"] and played.rack_stale and not played.won
+    assert rack_of(played.state, ALICE) == "5K"  # what the rack held of the play left it
     await refused(
         service, game, e.NotAPlayer, "not playing", service.add_sets(game.id, ALICE, table("1-3B"), player=CAROL)
     )
@@ -252,11 +252,33 @@ async def test_a_play_checks_its_sets(service: GameService, game: GameState) -> 
     await refused(service, game, e.InvalidTable, "set 1", service.add_sets(game.id, ALICE, [bad]))
 
 
-async def test_plays_pass_the_turn_round_the_table(service: GameService, game: GameState) -> None:
+async def test_a_play_out_of_turn_is_refused_until_recorded_as_such(service: GameService, game: GameState) -> None:
     await service.join(game.id, CAROL, "Carol")
-    await service.set_rack(game.id, CAROL, tiles("1-3K"))
-    state = (await service.add_sets(game.id, ALICE, table("1-3K"), player=CAROL)).state
-    assert state.turn == ALICE  # after Carol (who played) comes Alice again
+    await service.set_rack(game.id, CAROL, tiles("11-13K"))
+    with pytest.raises(e.NotYourTurn, match="Alice's turn") as why:
+        await service.add_sets(game.id, CAROL, table("11-13K"))
+    assert why.value.turn == ALICE
+    played = await service.add_sets(game.id, CAROL, table("11-13K"), out_of_turn=True)
+    assert played.skipped == (ALICE, BOB)  # said, never silent
+    assert played.state.turn == ALICE  # after Carol (who played) comes Alice again
+    assert (await service.history(game.id))[-1].detail["skipped"] == [ALICE, BOB]
+
+
+async def test_a_first_play_must_be_an_opening(service: GameService, game: GameState) -> None:
+    await service.set_table(game.id, ALICE, table("3-5R"))
+    await refused(service, game, e.NotAnOpening, "27 of 30", service.add_sets(game.id, ALICE, table("8-10O")))
+    await refused(
+        service, game, e.NotAnOpening, "may not change", service.record_play(game.id, ALICE, table("3-6R | 10-12O"))
+    )
+    played = await service.add_sets(game.id, ALICE, table("8-10O"), opening_waived=True)  # the house rule
+    alice = played.state.player(ALICE)
+    assert alice is not None and alice.melded
+
+
+async def test_a_joker_counts_as_its_tile_in_an_opening(service: GameService, game: GameState) -> None:
+    played = await service.add_sets(game.id, ALICE, table("9O J 11O"))
+    alice = played.state.player(ALICE)
+    assert alice is not None and alice.melded
 
 
 async def test_mark_melded(service: GameService, game: GameState) -> None:
@@ -321,6 +343,7 @@ async def test_apply_suggestion_changes_table_and_rack_together(service: GameSer
 
 async def test_a_suggested_opening_marks_the_initial_meld(service: GameService, game: GameState) -> None:
     await service.set_rack(game.id, BOB, tiles("10-13K 2R"))
+    await service.pass_turn(game.id, ALICE)
     s = suggestion([], table("10-13K"), "10K 11K 12K 13K", "2R", opening=True)
     state = (await service.apply_suggestion(game.id, BOB, s)).state
     bob = state.player(BOB)
@@ -329,7 +352,7 @@ async def test_a_suggested_opening_marks_the_initial_meld(service: GameService, 
 
 async def test_a_suggestion_for_a_table_that_changed_is_refused(service: GameService, ready: GameState) -> None:
     s = suggestion(table("3-5R"), table("3-7R"), "6R 7R", "11O 11B 11K")
-    await service.record_play(ready.id, BOB, table("3-5R | 1-3O"))
+    await service.record_play(ready.id, BOB, table("3-5R | 1-3O"), player=ALICE, opening_waived=True)
     await refused(service, ready, e.StaleSuggestion, "table has changed", service.apply_suggestion(ready.id, ALICE, s))
 
 

@@ -169,9 +169,17 @@ async def test_a_rack_is_undone_only_by_its_owner(service: GameService, game: Ga
     assert p is not None and [str(t) for t in p.rack] == ["13K"]
 
 
-async def test_anyone_at_the_table_undoes_a_table_change(service: GameService, game: GameState) -> None:
+async def test_someone_elses_table_change_is_undone_only_when_confirmed(
+    service: GameService, game: GameState
+) -> None:
     await service.record_play(game.id, ALICE, table("3-7R | 9K 9O 9B"), player=ALICE)
-    undone = await service.undo(game.id, BOB)
+    choice = await service.undo_choice(game.id, BOB)
+    assert choice.theirs is not None and choice.theirs.kind is EventKind.PLAY_RECORDED
+    before = await service.game(game.id)
+    with pytest.raises(e.NothingToUndo, match="confirmation"):
+        await service.undo(game.id, BOB, event_id=choice.theirs.id)
+    assert await service.game(game.id) == before
+    undone = await service.undo(game.id, BOB, event_id=choice.theirs.id, confirmed=True)
     assert undone.event.kind is EventKind.PLAY_RECORDED and undone.event.user_id == ALICE
     assert [str(s) for s in undone.state.table] == ["3R 4R 5R", "9B 9K 9O"]
     alice = undone.state.player(ALICE)
@@ -215,7 +223,10 @@ async def test_undo_of_a_shared_table_is_not_blocked_by_a_rack_typed_earlier(
     await service.set_rack(game.id, BOB, tiles("13K 13K"))
     await service.set_table(game.id, ALICE, table("11K 12K 13K"), with_rack=False)
     await service.set_table(game.id, ALICE, table("1R 2R 3R"), with_rack=False)
-    after = (await service.undo(game.id, BOB)).state  # Bob undoes Alice's correction; his rack is out of date
+    correction = (await service.undo_choice(game.id, BOB)).theirs
+    assert correction is not None
+    # Bob undoes Alice's correction (confirmed); his rack is out of date
+    after = (await service.undo(game.id, BOB, event_id=correction.id, confirmed=True)).state
     assert [str(s) for s in after.table] == ["11K 12K 13K"]
 
 

@@ -75,3 +75,25 @@ class Busy(GameError):
 
 class NoTiles(GameError):
     """A request that needs tiles and names none."""
+
+
+class NotYourTurn(GameError):
+    """A play on someone else's turn: the chat asks whose play it was before anything is recorded."""
+
+    def __init__(self, message: str, turn: int) -> None:
+        super().__init__(message)
+        self.turn = turn
+
+
+class NotAnOpening(GameError):
+    """A first play that is no valid initial meld: too few points (``points`` of ``needed``), or it changed
+    the table's sets (``points`` None). The chat may offer to record it anyway, as a house rule."""
+
+    def __init__(self, message: str, points: int | None, needed: int) -> None:
+        super().__init__(message)
+        self.points = points
+        self.needed = needed
+
+
+class AlreadyAnswered(GameError):
+    """A question's button tapped again, or answered in another way meanwhile: nothing more is done."""

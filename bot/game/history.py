@@ -70,6 +70,7 @@ def restore(base: GameState, snap: Snapshot) -> GameState:
         version=base.version,
         created_at=base.created_at,
         ended_at=datetime.fromisoformat(snap["ended_at"]) if snap["ended_at"] else None,
+        title=base.title,
     )
 
 

@@ -118,6 +118,8 @@ class GameState:
     version: int
     created_at: datetime
     ended_at: datetime | None
+    #: The group's name (None for a private game), so a private reply about the game can say which group
+    title: str | None = None
 
     @property
     def running(self) -> bool:
@@ -138,11 +140,21 @@ class GameState:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A play that went onto the table: the game after it and the tiles new to the table."""
+    """A play that went onto the table: the game after it, the tiles new to the table and whose play it was.
+
+    ``rack_short``: tiles of the play that the player's stored rack did not hold (the play is the table's
+    truth; only that player is told). ``rack_stale``: the stored rack no longer fits the table (tiles short,
+    or more copies than the deck holds). ``skipped``: players whose turn the play passed over (a play out of
+    turn, recorded as such). ``won``: the player's known rack is now empty.
+    """
 
     state: GameState
     placed: tuple[Tile, ...]
-    by: int | None
+    by: int
+    rack_short: tuple[Tile, ...] = ()
+    rack_stale: bool = False
+    skipped: tuple[int, ...] = ()
+    won: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,8 @@ class Game(Base):
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
     ended_at: Mapped[datetime | None]
+    #: The group's name when the game began, so a private reply about it can say which group it is
+    title: Mapped[str | None] = mapped_column(String(128))
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan", lazy="raise"
@@ -159,3 +161,22 @@ class Link(Base):
     linked_at: Mapped[datetime]
 
     __table_args__ = (Index("ix_links_game_id", "game_id"),)
+
+
+class Choice(Base):
+    """A question the bot asked with buttons (where loose tiles go, whose play it was, record anyway?).
+
+    Kept in the database, not in memory, so any bot process can take the answer; it is deleted in the same
+    transaction as the change it makes, so a second tap (or a second process) finds it gone.
+    """
+
+    __tablename__ = "choices"
+
+    token: Mapped[str] = mapped_column(String(24), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_choices_game_id", "game_id"),)

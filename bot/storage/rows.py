@@ -45,6 +45,7 @@ def game_state(row: Any, players: Sequence[PlayerState]) -> GameState:
         version=row.version,
         created_at=row.created_at,
         ended_at=row.ended_at,
+        title=row.title,
     )
 
 

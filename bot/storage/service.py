@@ -19,11 +19,11 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, delete, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
@@ -41,10 +41,11 @@ from bot.game.state import (
     Played,
     Undone,
 )
+from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_may_undo, undo_choice
 from bot.storage import reads
 from bot.storage.database import Database
 from bot.storage.locks import KeyedLocks
-from bot.storage.models import Event, Game, Link, utcnow
+from bot.storage.models import Choice, Event, Game, Link, utcnow
 from bot.storage.rows import record_of, state_of, write
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
@@ -52,11 +53,20 @@ from solver.solution import Solution
 from solver.tiles import Tile
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question the bot asked with buttons: whose, about which game, and what its answers need."""
+
+    token: str
+    game_id: int
+    user_id: int
+    kind: str
+    payload: dict[str, Any]
+
+
 Step = Callable[[GameState], tuple[GameState, dict[str, Any]]]
-UNDOABLE = [k.value for k in EventKind if k.undoable]
-#: Marks the joining that seated a game's creator as the game began. It is part of starting the game, not a
-#: change /undo takes back: in a private chat there is no /join, and undoing it locked the player out.
-SEAT_WITH_GAME = "with_game"
 RUNNING = GameStatus.RUNNING.value
 
 
@@ -144,6 +154,8 @@ class GameService:
         *,
         join_as: str | None = None,
         replace: bool = False,
+        title: str | None = None,
+        answering: str | None = None,
     ) -> GameState:
         """Start a game in ``chat_id``; ``join_as`` seats the creator under that name.
 
@@ -156,6 +168,8 @@ class GameService:
                 raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first")
 
             async def create(session: AsyncSession) -> GameState:
+                if answering is not None:
+                    await self._take_question(session, answering)
                 now = self.clock()
                 old = await self._running_row(session, chat_id, lock=True)
                 if old is not None:
@@ -174,6 +188,7 @@ class GameService:
                     created_at=now,
                     updated_at=now,
                     ended_at=None,
+                    title=title[:128] if title else None,
                     players=[],
                 )
                 session.add(row)
@@ -190,7 +205,7 @@ class GameService:
             except IntegrityError:
                 raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first") from None
 
-    async def end_game(self, game_id: int, user_id: int) -> GameResult:
+    async def end_game(self, game_id: int, user_id: int, *, answering: str | None = None) -> GameResult:
         """End the game; the result has the points left on each rack."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
@@ -198,7 +213,7 @@ class GameService:
                 seats.active_player(state, user_id)
             return self._ending(state)
 
-        before, after = await self._change(game_id, user_id, EventKind.GAME_ENDED, step)
+        before, after = await self._change(game_id, user_id, EventKind.GAME_ENDED, step, answering=answering)
         return GameResult(after, ending.scores(before))
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> GameState | None:
@@ -363,35 +378,69 @@ class GameService:
         *,
         player: int | None = None,
         based_on: Sequence[TileSet] | None = None,
+        out_of_turn: bool = False,
+        opening_waived: bool = False,
+        answering: str | None = None,
     ) -> Played:
-        """Record a play that left ``table`` as the whole new table (it may rearrange the old sets).
-
-        Every old table tile must still be there, in valid sets, and at least
-        one tile must be new. ``player`` is whose rack the new tiles came from
-        (they leave it and that player has melded); None for a rack the bot
-        does not know. ``based_on``: the table ``table`` was worked out from,
-        which must still be the table. The turn passes on.
+        """Record that ``player`` (default: ``user_id``, who records it) put tiles down, leaving ``table`` as
+        the whole new table. The game core decides what it means (``bot.game.plays.play``): every old tile
+        stays, a first play is an initial meld unless ``opening_waived``, and a play on someone else's turn
+        needs ``out_of_turn``. ``based_on``: the table ``table`` was worked out from, which must still be it.
         """
-        return await self._play(game_id, user_id, player, lambda state: tuple(table), based_on=based_on)
+        return await self._play(
+            game_id,
+            user_id,
+            player if player is not None else user_id,
+            lambda state: tuple(table),
+            based_on=based_on,
+            out_of_turn=out_of_turn,
+            opening_waived=opening_waived,
+            answering=answering,
+        )
 
     async def add_sets(
-        self, game_id: int, user_id: int, sets: Sequence[TileSet], *, player: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        sets: Sequence[TileSet],
+        *,
+        player: int | None = None,
+        out_of_turn: bool = False,
+        opening_waived: bool = False,
     ) -> Played:
         """Record a play that only put new sets down (added to the table as it is now)."""
-        return await self._play(game_id, user_id, player, lambda state: (*state.table, *sets))
+        return await self._play(
+            game_id,
+            user_id,
+            player if player is not None else user_id,
+            lambda state: (*state.table, *sets),
+            based_on=None,
+            out_of_turn=out_of_turn,
+            opening_waived=opening_waived,
+            answering=None,
+        )
 
-    async def apply_suggestion(self, game_id: int, user_id: int, solution: Solution) -> Played:
+    async def apply_suggestion(
+        self,
+        game_id: int,
+        user_id: int,
+        solution: Solution,
+        *,
+        out_of_turn: bool = False,
+        answering: str | None = None,
+    ) -> Played:
         """Make the solver's play ("I played this"): table and rack change together, and the
         initial meld counts as made. A suggestion for an older table or rack is refused."""
-        placed: tuple[Tile, ...] = ()
+        played: Played | None = None
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            nonlocal placed
-            after, placed = plays.apply_suggestion(state, user_id, solution)
-            return after, {"placed": encode_tiles(placed), "player": user_id}
+            nonlocal played
+            played = plays.apply_suggestion(state, user_id, solution, out_of_turn=out_of_turn)
+            return played.state, _play_detail(played)
 
-        _, after = await self._change(game_id, user_id, EventKind.SUGGESTION_APPLIED, step)
-        return Played(after, placed, user_id)
+        _, after = await self._change(game_id, user_id, EventKind.SUGGESTION_APPLIED, step, answering=answering)
+        assert played is not None
+        return replace(played, state=after)
 
     async def mark_melded(self, game_id: int, user_id: int) -> GameState:
         """Note that the user made their initial meld outside the bot."""
@@ -412,14 +461,67 @@ class GameService:
         _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step)
         return after
 
-    async def undo(self, game_id: int, user_id: int) -> Undone:
-        """Take back the latest change this user may undo: their own, or anyone's table change.
+    async def undo_choice(self, game_id: int, user_id: int) -> UndoChoice:
+        """What ``/undo`` by this user may take back (``bot.game.undoing``): their own last change, and a
+        later public change of someone else's that needs a confirmation."""
+        async with self.db.reads() as session, session.begin():
+            return undo_choice(await self._history(session, game_id), user_id)
+
+    async def undo(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        event_id: int | None = None,
+        confirmed: bool = False,
+        answering: str | None = None,
+    ) -> Undone:
+        """Take back the user's own last change, or the change ``event_id`` (someone else's: ``confirmed``).
 
         Refused if a later change touched the same things (undo that first).
         Undoing the end of a game opens it again.
         """
+
+        async def run(session: AsyncSession) -> Undone:
+            if answering is not None:
+                await self._take_question(session, answering)
+            return await self._undo(session, game_id, user_id, event_id, confirmed)
+
         async with self._locks.hold(game_id):
-            return await self._transaction(lambda session: self._undo(session, game_id, user_id))
+            return await self._transaction(run)
+
+    # --- questions asked with buttons ------------------------------------------------------------
+
+    async def ask(self, game_id: int, user_id: int, kind: str, payload: dict[str, Any]) -> str:
+        """Keep a question about the game (its buttons carry the token this returns) until it is answered."""
+        token = secrets.token_urlsafe(9)
+
+        async def keep(session: AsyncSession) -> str:
+            now = self.clock()
+            session.add(
+                Choice(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
+            )
+            return token
+
+        return await self._transaction(keep)
+
+    async def question(self, token: str) -> Question:
+        """A question still waiting for its answer (``AlreadyAnswered`` if it is gone)."""
+        async with self.db.reads() as session, session.begin():
+            row = await session.get(Choice, token)
+            if row is None:
+                raise errors.AlreadyAnswered("this question was already answered (or is from an earlier game)")
+            return Question(row.token, row.game_id, row.user_id, row.kind, dict(row.payload))
+
+    async def drop_question(self, token: str) -> None:
+        """Answer a question with no change (Cancel): it is gone for every button."""
+        await self._transaction(lambda session: self._take_question(session, token))
+
+    @staticmethod
+    async def _take_question(session: AsyncSession, token: str) -> None:
+        gone = await session.execute(delete(Choice).where(Choice.token == token))
+        if getattr(gone, "rowcount", 0) != 1:
+            raise errors.AlreadyAnswered("this question was already answered")
 
     # --- the machinery ------------------------------------------------------------------------
 
@@ -427,20 +529,32 @@ class GameService:
         self,
         game_id: int,
         user_id: int,
-        player: int | None,
+        player: int,
         table_of: Callable[[GameState], Sequence[TileSet]],
         *,
-        based_on: Sequence[TileSet] | None = None,
+        based_on: Sequence[TileSet] | None,
+        out_of_turn: bool,
+        opening_waived: bool,
+        answering: str | None,
     ) -> Played:
-        placed: tuple[Tile, ...] = ()
+        played: Played | None = None
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            nonlocal placed
-            after, placed = plays.play(state, user_id, table_of(state), player, based_on=based_on)
-            return after, {"placed": encode_tiles(placed), "player": player}
+            nonlocal played
+            played = plays.play(
+                state,
+                user_id,
+                player,
+                table_of(state),
+                based_on=based_on,
+                out_of_turn=out_of_turn,
+                opening_waived=opening_waived,
+            )
+            return played.state, _play_detail(played)
 
-        _, after = await self._change(game_id, user_id, EventKind.PLAY_RECORDED, step)
-        return Played(after, placed, player)
+        _, after = await self._change(game_id, user_id, EventKind.PLAY_RECORDED, step, answering=answering)
+        assert played is not None
+        return replace(played, state=after)
 
     def _joining(self, user_id: int, name: str, *, with_game: bool = False) -> Step:
         """Taking a seat; ``with_game``: the seat its creator got with a new game (``SEAT_WITH_GAME``)."""
@@ -460,17 +574,28 @@ class GameService:
         after, scores = ending.end(state, self.clock())
         return after, {"scores": [{"user_id": s.user_id, "points_left": s.points_left} for s in scores]}
 
-    async def _change(self, game_id: int, user_id: int, kind: EventKind, step: Step) -> tuple[GameState, GameState]:
+    async def _change(
+        self, game_id: int, user_id: int, kind: EventKind, step: Step, *, answering: str | None = None
+    ) -> tuple[GameState, GameState]:
         """Run ``step`` on the game under its lock, in one transaction; record the event."""
-        return await self._changes(game_id, user_id, lambda state: [(kind, step)])
+        return await self._changes(game_id, user_id, lambda state: [(kind, step)], answering=answering)
 
     async def _changes(
-        self, game_id: int, user_id: int, steps: Callable[[GameState], list[tuple[EventKind, Step]]]
+        self,
+        game_id: int,
+        user_id: int,
+        steps: Callable[[GameState], list[tuple[EventKind, Step]]],
+        *,
+        answering: str | None = None,
     ) -> tuple[GameState, GameState]:
         """Run the steps ``steps`` picks for the game as it is now, in order, under its lock, in one
-        transaction; each records its event. Returns the state before the first and after the last."""
+        transaction; each records its event. Returns the state before the first and after the last.
+        ``answering``: the question (``ask``) this change answers; it goes in the same transaction, so a
+        question is answered once, whichever process or tap comes first."""
 
         async def run(session: AsyncSession) -> tuple[GameState, GameState]:
+            if answering is not None:
+                await self._take_question(session, answering)
             row = await self._row(session, game_id, lock=True)
             before = after = state_of(row)
             now = self.clock()
@@ -494,29 +619,22 @@ class GameService:
         session.add(self._event(row.id, kind, user_id, now, detail, change))
         return before, state_of(row)  # flushed with the transaction's other steps, in one go
 
-    async def _undo(self, session: AsyncSession, game_id: int, user_id: int) -> Undone:
+    async def _undo(
+        self, session: AsyncSession, game_id: int, user_id: int, event_id: int | None, confirmed: bool
+    ) -> Undone:
         row = await self._row(session, game_id, lock=True)
         state = state_of(row)
-        me = state.player(user_id)
-        at_table = me is not None and me.active
-        undone = await self._undone_ids(session, game_id)
-        events = (
-            await session.scalars(
-                select(Event).where(Event.game_id == game_id, Event.kind.in_(UNDOABLE)).order_by(Event.id.desc())
-            )
-        ).all()
-        target = next(
-            (
-                e
-                for e in events
-                if e.id not in undone
-                and (e.user_id == user_id or (at_table and EventKind(e.kind).table_change))
-                and not (e.detail or {}).get(SEAT_WITH_GAME)
-            ),
-            None,
-        )
-        if target is None:
-            raise errors.NothingToUndo("there is no change of yours to undo")
+        history = await self._history(session, game_id)
+        if event_id is None:
+            record = undo_choice(history, user_id).mine
+            if record is None:
+                raise errors.NothingToUndo("there is no change of yours to undo")
+        else:
+            record = next((e for e in history if e.id == event_id), None)
+            if record is None:
+                raise errors.NothingToUndo("that change is not in this game")
+            check_may_undo(record, user_id, confirmed=confirmed)
+        target = await session.get_one(Event, record.id)
         kind = EventKind(target.kind)
         if not state.running and kind is not EventKind.GAME_ENDED:
             raise errors.GameOver("this game has ended; /new starts another")
@@ -645,6 +763,12 @@ class GameService:
             raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
         return row
 
+    async def _history(self, session: AsyncSession, game_id: int) -> list[EventRecord]:
+        """The game's whole history, oldest first, undone events flagged."""
+        rows = (await session.scalars(select(Event).where(Event.game_id == game_id).order_by(Event.id))).all()
+        undone = await self._undone_ids(session, game_id)
+        return [record_of(r, r.id in undone) for r in rows]
+
     @staticmethod
     async def _undone_ids(session: AsyncSession, game_id: int) -> set[int]:
         query = select(Event.undoes_id).where(Event.game_id == game_id, Event.undoes_id.is_not(None))
@@ -655,6 +779,14 @@ class GameService:
         async with self.db.reads() as session, session.begin():
             query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
             return int((await session.scalar(query)) or 0)
+
+
+def _play_detail(played: Played) -> dict[str, Any]:
+    """What the history says of a play: the tiles put down, whose play it was, whose turns it passed over."""
+    detail: dict[str, Any] = {"placed": encode_tiles(played.placed), "player": played.by}
+    if played.skipped:
+        detail["skipped"] = list(played.skipped)
+    return detail
 
 
 def _no_game() -> errors.NoGame:

@@ -30,7 +30,7 @@ from telegram.ext import (
 
 from bot.settings import Settings
 from bot.storage import GameService, open_database
-from bot.telegram import commands, lobby, rack, solving, table, text
+from bot.telegram import commands, lobby, questions, rack, solving, table, text
 from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
@@ -139,8 +139,10 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(solving.played_this, pattern=r"^p:\d+:[tp]:[0-9a-f]+$"))
     application.add_handler(CallbackQueryHandler(solving.other_objective, pattern=r"^o:\d+:[tp]$"))
     application.add_handler(CallbackQueryHandler(solving.example, pattern=r"^x$"))
+    application.add_handler(CallbackQueryHandler(questions.answered, pattern=r"^q:"))
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=r"^j$"))
     application.add_handler(CallbackQueryHandler(text.tile_kind, pattern=r"^k:[rdb](:.*)?$"))
+    application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, text.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, text.plain_text))
     application.add_error_handler(on_error)

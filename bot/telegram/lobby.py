@@ -6,8 +6,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.game import GameState
+from bot.game.codec import decode_rules, encode_rules
 from bot.game.errors import NoGame
+from bot.storage.service import Question
 from bot.telegram import replies, texts
+from bot.telegram.asking import ask
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
@@ -15,6 +18,7 @@ from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.sending import post_to_game_chat, say
 from solver.errors import RummikubError
+from solver.rules import Rules
 
 
 @guarded
@@ -56,26 +60,60 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await say(update, context, texts.HELP)
 
 
+NEW = "new"
+END = "end"
+
+
+def in_progress(state: GameState) -> bool:
+    """A game worth asking about before it is closed: something lies on the table or on a rack."""
+    return bool(state.table) or any(p.rack or p.tiles_played for p in state.players)
+
+
 @guarded
 async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/new [meld=25 jokers=1 ...]: a group game everyone joins, or a fresh private game."""
+    """/new [meld=25 jokers=1 ...]: a group game everyone joins, or a fresh private game. A game in progress
+    is closed only after a tap on the question this asks."""
     chat, user = speaker(update)
     assert update.message is not None and update.message.text is not None
     rules = parse_rules(command_text(update.message.text))
     service = deps(context).service
+    running = await service.find_active_game(chat.id)
+    if running is not None and in_progress(running):
+        await ask(
+            context, chat, running, user.id, NEW,
+            "A game is in progress here. End it (with the points left on each rack) and start a new one?",
+            [f"End it and start anew ({rules.describe()})"], {"rules": encode_rules(rules)},
+            may_answer=[user.id], reply_to=update.message,
+        )  # fmt: skip
+        return
+    await start_new(update, context, rules, replace=running is not None)
+
+
+async def start_new(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, rules: Rules, *, replace: bool, answering: str | None = None
+) -> None:
+    chat, user = speaker(update)
+    service = deps(context).service
     if is_group(chat):
         anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)
-        state = await service.new_game(chat.id, user.id, rules, join_as=None if anonymous else name_of(user))
+        state = await service.new_game(
+            chat.id, user.id, rules, join_as=None if anonymous else name_of(user), replace=replace,
+            title=chat.title, answering=answering,
+        )  # fmt: skip
         if not anonymous:
             await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
         markup = replies.group_buttons(context.bot.username, state.invite, join=True)
         first = "" if anonymous else f"{name_of(user)} sits first. "
         text = f"New game ({rules.describe()}).\n{first}Tap Join to play; then tap My rack to set your rack in private."
-        await say(update, context, text, markup)
+        await context.bot.send_message(chat.id, text, reply_markup=markup)
         return
     await service.unlink(user.id)
-    state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True)
-    await say(update, context, f"New game ({rules.describe()}).\nSend your rack: /rack 3R 4R 5R J")
+    await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
+    await context.bot.send_message(chat.id, f"New game ({rules.describe()}).\nSend your rack: /rack 3R 4R 5R J")
+
+
+async def new_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+    await start_new(update, context, decode_rules(question.payload["rules"]), replace=True, answering=question.token)
 
 
 #: What the group reads when an admin who writes as the group ("Remain anonymous") asks for a seat.
@@ -140,15 +178,37 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 @guarded
 async def end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/end: close the game with the points left on each rack."""
+    """/end: close the game with the points left on each rack (a game in progress after a tap)."""
     chat, user = speaker(update)
     service = deps(context).service
     try:
         state = await current_game(service, chat, user, create=False)
     except NoGame:
         raise NoGame("no game is running here") from None
-    result = await service.end_game(state.id, user.id)
+    if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
+        seat_of(state, user)
+    if in_progress(state):
+        where = replies.game_name(state) if in_group_game(state, chat) else ""
+        await ask(
+            context, chat, state, user.id, END,
+            f"{where}End the game now, with the points left on each rack? (/undo can reopen it.)",
+            ["End the game"], {}, may_answer=[user.id], reply_to=update.message,
+        )  # fmt: skip
+        return
+    await close(update, context, state)
+
+
+async def end_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+    state = await deps(context).service.game(question.game_id)
+    await close(update, context, state, answering=question.token)
+
+
+async def close(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, *, answering: str | None = None
+) -> None:
+    chat, user = speaker(update)
+    result = await deps(context).service.end_game(state.id, user.id, answering=answering)
     text = replies.scores_text(result)
-    await say(update, context, text)
+    await context.bot.send_message(chat.id, text)
     if in_group_game(state, chat):
         await post_to_game_chat(context, state, text)

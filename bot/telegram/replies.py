@@ -103,6 +103,14 @@ def rack_button(bot_username: str, invite: str) -> InlineKeyboardMarkup:
     return group_buttons(bot_username, invite, join=False)
 
 
+def game_name(state: GameState) -> str:
+    """How a private reply names a group's game ("Family: "), so a player at two tables knows which; empty
+    for a private game."""
+    if state.chat_id > 0:
+        return ""
+    return f"{state.title or 'Your group'}: "
+
+
 def turn_line(state: GameState) -> str:
     """Whose turn it is, when there is more than one player to take turns."""
     p = state.turn_player

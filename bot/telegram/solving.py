@@ -14,14 +14,17 @@ import contextlib
 from collections.abc import Awaitable
 from typing import Any
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.game import GameState, PlayerState
-from bot.game.errors import NoTiles, StaleSuggestion
+from bot.game.errors import NoTiles, NotYourTurn, StaleSuggestion
+from bot.game.plays import turn_check
 from bot.game.seats import ensure_running
+from bot.storage.service import Question
 from bot.telegram import replies, texts
+from bot.telegram.asking import ask
 from bot.telegram.deps import Deps, deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
@@ -122,9 +125,13 @@ async def other_objective(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     await send_answer(update, context, state, me, replies.objective_of(code))
 
 
+SUGGESTION = "suggestion"
+
+
 @guarded
 async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """ "I played this": the suggestion goes onto the game; a group sees the play, never the rack."""
+    """ "I played this": the suggestion goes onto the game; a group sees the play, never the rack. On someone
+    else's turn the bot asks first (the turns in between are passed over, and said so)."""
     query = update.callback_query
     assert query is not None and query.data is not None
     chat, user = speaker(update)
@@ -133,29 +140,80 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     state = await d.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
+    try:
+        turn_check(state, user.id)
+    except NotYourTurn as why:
+        await query.answer()
+        await ask(
+            context, chat, state, user.id, SUGGESTION,
+            f"{str(why).capitalize()}. Record this play as yours anyway? The turns before yours are passed over.",
+            ["Yes, I played it"], {"code": code, "stamp": stamp, "message": _message_id(query.message)},
+            may_answer=[user.id],
+        )  # fmt: skip
+        return
+    await play_suggestion(update, context, state, me, code, stamp, message_id=_message_id(query.message))
+    await query.answer("Played!")
+
+
+def _message_id(message: object) -> int | None:
+    return message.message_id if isinstance(message, Message) else None
+
+
+async def suggestion_answered(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int
+) -> None:
+    _, user = speaker(update)
+    state = await deps(context).service.game(question.game_id)
+    ensure_running(state)
+    me = seat_of(state, user)
+    payload = question.payload
+    await play_suggestion(
+        update, context, state, me, str(payload["code"]), str(payload["stamp"]),
+        message_id=payload.get("message"), out_of_turn=True, answering=question.token,
+    )  # fmt: skip
+
+
+async def play_suggestion(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    state: GameState,
+    me: PlayerState,
+    code: str,
+    stamp: str,
+    *,
+    message_id: int | None,
+    out_of_turn: bool = False,
+    answering: str | None = None,
+) -> None:
+    """Record the suggestion the button stands for, if the table and the rack are still as they were."""
+    chat, user = speaker(update)
+    d = deps(context)
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
         raise StaleSuggestion("the table or your rack has changed since this suggestion; /solve again")
     solution = await solution_now(d, state, me, objective)
-    played = await d.service.apply_suggestion(state.id, user.id, solution)
-    await query.answer("Played!")
-    message = query.message
-    if message is not None:
+    played = await d.service.apply_suggestion(state.id, user.id, solution, out_of_turn=out_of_turn, answering=answering)
+    if message_id is not None:
         with contextlib.suppress(BadRequest):  # too old to edit, or already without buttons
-            await context.bot.edit_message_reply_markup(chat.id, message.message_id, reply_markup=None)
+            await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
     after = played.state
     mine = seat_of(after, user)
     placed = replies.tiles_text(played.placed, after.rules)
-    lines = [f"Played {placed}.", replies.rack_text(mine, after.rules) if mine.rack else texts.WON]
+    lines = [f"{replies.game_name(after) if in_group_game(after, chat) else ''}Played {placed}."]
+    lines.append(replies.rack_text(mine, after.rules) if mine.rack else texts.WON)
+    passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
+    if passed:
+        lines.append(f"Turn passed over: {', '.join(passed)}.")
     turn = replies.turn_line(after)
     if in_group_game(after, chat) and mine.rack:  # a win ends the turns
         lines.append(turn)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
         picture = await d.solving(group_picture, solution)
+        skipped = f"Turn passed over: {', '.join(passed)}. " if passed else ""
         caption = (
             f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
-            f"{replies.plural(solution.points_placed, 'point')}). "
+            f"{replies.plural(solution.points_placed, 'point')}). {skipped}"
             + (turn if mine.rack else replies.won_line(name_of(user)))  # a win ends the turns
         )
         await post_to_game_chat(context, after, caption.strip(), picture)

@@ -19,6 +19,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.game import GameState, PlayerState
+from bot.game.tiles import table_tiles
 from bot.storage import GameService
 from bot.telegram import replies, texts
 from bot.telegram.deps import deps
@@ -130,17 +131,13 @@ async def _answer(
     changed_table = False
     if shared:
         assert table is not None
-        before = me
-        state, changed_table = await _onto_group_table(update, context, state, table, rack, fix=fix)
-        me, table = seat_of(state, user), None
-        played = Counter(before.rack) - Counter(me.rack)
-        if played:  # the play was theirs: recorded, and the turn has passed; nothing to solve now
-            state = await _store(d.service, state, user.id, rack, None)
-            me = seat_of(state, user)
-            lines = [f"Played {replies.tiles_text(list(played.elements()), state.rules)}."]
-            lines += [texts.WON] if not me.rack else [replies.rack_text(me, state.rules), replies.turn_line(state)]
-            await say(update, context, "\n".join(line for line in lines if line))
+        if is_play(state, table, fix=fix):  # the speaker's play, recorded (or asked about) and shown as such
+            await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
             return
+        after = await change_shared_table(update, context, state, table, fix=fix, show_here=False)
+        assert after is not None, "only a play asks a question"
+        state, changed_table = after, after.version != state.version  # the same sets in any order: no change
+        me, table = seat_of(state, user), None
         if rack is None and not fits_deck(state, me):
             updated = "The group's table is updated. " if changed_table else ""
             await say(update, context, updated + texts.STALE_RACK)
@@ -162,20 +159,9 @@ async def _answer(
     await send_answer(update, context, wanted, mine, Objective.TILES, solving)
 
 
-async def _onto_group_table(
-    update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
-    state: GameState,
-    table: Sequence[TileSet],
-    rack: Sequence[Tile] | None,
-    *,
-    fix: bool,
-) -> tuple[GameState, bool]:
-    """The group's table typed in a private chat tied to it: changed only as /table changes it (every tile
-    stays, unless "fix"; new tiles are a play) and shown to the group. The same sets in another order change
-    nothing. Returns the game after it, and whether the table changed."""
-    after = await change_shared_table(update, context, state, table, fix=fix, show_here=False, rack_after=rack)
-    return after, after.version != state.version  # the same sets in any order are no change
+def is_play(state: GameState, table: Sequence[TileSet], *, fix: bool) -> bool:
+    """A shared table typed with new tiles on it is a play (not on a game's first table, not a correction)."""
+    return bool(state.table) and not fix and bool(table_tiles(table) - table_tiles(state.table))
 
 
 def fits_deck(state: GameState, me: PlayerState) -> bool:

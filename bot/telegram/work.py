@@ -10,15 +10,14 @@ from __future__ import annotations
 import logging
 import os
 import signal
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.telegram import collector
 from render import render_solution, render_table, warm_up
 from solver.kept import warm_forms
-from solver.layout import trace_origins
 from solver.planner import numbered, plan_of
+from solver.recorded import recorded_play
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Solution
@@ -88,47 +87,11 @@ def table_picture(
     return render_table(table, rules, rack=rack, header=header)
 
 
-def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[Tile], rules: Rules) -> bytes:
-    """The new table with the tiles just put down highlighted (and tiles moved between sets marked)."""
-    return render_solution(shown_play(before, after, placed, rules), show_rack=False)
-
-
-def shown_play(before: Sequence[TileSet], after: Sequence[TileSet], placed: Sequence[Tile], rules: Rules) -> Solution:
-    """A recorded play dressed as a ``Solution`` so the renderer can mark it.
-
-    Each new set is matched with the old set it shares most tiles with; its
-    tiles come from that set where they can, then from any other old set, and
-    the copies no old set still holds are the ones put down (the counts always
-    agree: the new table is the old one plus ``placed``).
-    """
-    old = [Counter(s.tiles) for s in before]
-    kept_from: list[int | None] = []
-    for s in after:
-        mine = Counter(s.tiles)
-        shares = [sum((mine & c).values()) for c in old]
-        best = max(range(len(old)), key=lambda i: shares[i], default=None)
-        kept_from.append(best if best is not None and shares[best] > 0 else None)
-    origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
-    return Solution(
-        rules=rules,
-        objective=Objective.TILES,
-        initial_meld=False,
-        table_before=tuple(before),
-        table=tuple(after),
-        origins=tuple(origins),
-        kept_from=tuple(kept_from),
-        placed=tuple(placed),
-        rack_left=(),
-        points_placed=sum(  # a joker put down counts as the tile it stands for
-            stand.number
-            for s, row in zip(after, origins, strict=True)
-            for stand, origin in zip(s.stands_for, row, strict=True)
-            if origin.from_rack
-        ),
-        kept_sets=sum(1 for k in kept_from if k is not None),
-        optimal=True,
-        solve_ms=0.0,
-    )
+def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules) -> tuple[bytes, int]:
+    """The new table with the tiles just put down highlighted (and tiles moved between sets marked), and the
+    play's points: traced as the solver's own answers are (``solver.recorded``), so they agree."""
+    play = recorded_play(before, after, rules)
+    return render_solution(play, show_rack=False), play.points_placed
 
 
 def worker_start() -> None:

@@ -1,0 +1,68 @@
+"""Answers to the questions the bot asked with buttons (``asking``): checked, then handed to their feature.
+
+Data that is not one of ours, a question already answered, a tap in the wrong chat or by someone the
+question is not for: each gets a short answer on the button, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from telegram import Message, Update
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot.game.errors import AlreadyAnswered
+from bot.storage.service import Question
+from bot.telegram import callbacks, lobby, solving, table
+from bot.telegram.chats import kind_of
+from bot.telegram.deps import deps
+from bot.telegram.errors import guarded
+from bot.telegram.games import speaker
+from bot.telegram.recording import PLAY, play_answered
+from solver.errors import RummikubError
+
+Answered = Callable[[Update, ContextTypes.DEFAULT_TYPE, Question, int], Awaitable[None]]
+FEATURES: dict[str, Answered] = {
+    PLAY: play_answered,
+    table.UNDO: table.undo_answered,
+    lobby.END: lobby.end_answered,
+    lobby.NEW: lobby.new_answered,
+    solving.SUGGESTION: solving.suggestion_answered,
+}
+STALE = "This button is from an earlier question or game; nothing was done"
+
+
+@guarded
+async def answered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    tap = callbacks.parse_answer(query.data, kind_of(chat))
+    if tap is None:
+        raise RummikubError(STALE)
+    service = deps(context).service
+    try:
+        question = await service.question(tap.token)
+    except AlreadyAnswered:
+        raise RummikubError("This question was already answered") from None
+    if question.payload.get("chat") != chat.id or question.kind not in FEATURES:
+        raise RummikubError(STALE)
+    if user.id not in question.payload.get("may_answer", []):
+        raise RummikubError("This question is not yours to answer")
+    if tap.option is None:
+        await service.drop_question(tap.token)
+        await query.answer("Cancelled: nothing was recorded.")
+    else:
+        await FEATURES[question.kind](update, context, question, tap.option)
+        await query.answer()
+    if isinstance(query.message, Message):  # the question is answered: its buttons go
+        with contextlib.suppress(BadRequest):
+            await context.bot.edit_message_reply_markup(chat.id, query.message.message_id, reply_markup=None)
+
+
+async def stale(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A button no handler knows (an earlier version's, or forged data): it is answered, never left spinning."""
+    if update.callback_query is not None:
+        await update.callback_query.answer(STALE, show_alert=True)

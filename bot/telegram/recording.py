@@ -1,0 +1,237 @@
+"""Recording a play at the table: where loose tiles go, whose play it was, an opening below the meld.
+
+A play typed (``/play``, a shared table with new tiles) becomes a ``PlayDraft``; each thing the bot cannot
+know is asked with buttons, in this order, and each answer moves the same draft on: which way loose tiles
+go (when there are several), whose play it was (on someone else's turn), and whether to record a first play
+below the meld anyway (a house rule). What a play means is decided by the game core alone; this module
+asks and tells. What the group reads never depends on anyone's rack: a rack that does not match the play is
+told to its owner alone, in private.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from telegram import Chat, Message, Update, User
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.game import GameState, Played
+from bot.game.codec import decode_table, decode_tiles, encode_table
+from bot.game.errors import NotAnOpening, NotYourTurn
+from bot.game.placing import Placement
+from bot.storage.service import Question
+from bot.telegram import replies
+from bot.telegram.asking import ask
+from bot.telegram.deps import deps
+from bot.telegram.games import in_group_game, name_of, speaker
+from bot.telegram.sending import photo_coming, post_to_game_chat
+from bot.telegram.work import play_picture
+from solver.errors import RummikubError
+from solver.notation import format_tiles
+
+log = logging.getLogger(__name__)
+
+PLAY = "play"
+
+
+@dataclass
+class PlayDraft:
+    """A play on its way to the record, as plain JSON-able values (it waits in the database for a tap).
+
+    ``tables``: the readings of the play, each a whole new table (one when settled) and ``wheres`` how each
+    places loose tiles; ``based_on``: the table they were read against; ``recorder``: who typed it;
+    ``player``: whose play it is (None: not asked yet); ``rack_after``: the recorder's rack as they typed it
+    with the table (stored once the play is recorded as theirs).
+    """
+
+    tables: list[list[list[str]]]
+    based_on: list[list[str]]
+    recorder: int
+    wheres: list[str] = field(default_factory=list)
+    player: int | None = None
+    out_of_turn: bool = False
+    waived: bool = False
+    rack_after: list[str] | None = None
+
+    @classmethod
+    def of(
+        cls, state: GameState, recorder: int, placements: list[Placement], rack_after: list[str] | None
+    ) -> PlayDraft:
+        return cls(
+            tables=[encode_table(p.table) for p in placements],
+            wheres=[p.describe() for p in placements],
+            based_on=encode_table(state.table),
+            recorder=recorder,
+            rack_after=rack_after,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayDraft:
+        names = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+async def advance(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat: Chat,
+    user: User,
+    state: GameState,
+    draft: PlayDraft,
+    *,
+    reply_to: Message | None = None,
+    answering: str | None = None,
+) -> Played | None:
+    """Take the draft as far as it goes: ask the next question, or record the play and show it.
+
+    Returns the play once recorded, None while a question waits. ``answering``: the question whose answer
+    brought the draft here (it is taken in the same transaction as the play, or dropped before the next
+    question is asked).
+    """
+    d = deps(context)
+    if len(draft.tables) > 1:
+        await _asked(context, answering)
+        await ask(
+            context, chat, state, user.id, PLAY, "Where do these tiles go?",
+            [w or "as written" for w in draft.wheres],
+            {"draft": draft.to_json(), "step": "where"},
+            may_answer=[draft.recorder], reply_to=reply_to,
+        )  # fmt: skip
+        return None
+    if draft.player is None:
+        turn = state.turn_player
+        me = state.player(draft.recorder)
+        if turn is not None and me is not None and turn.user_id != draft.recorder and len(state.active_players) > 1:
+            await _asked(context, answering)
+            await ask(
+                context, chat, state, user.id, PLAY,
+                f"It is {turn.name}'s turn. Whose play is this?",
+                [f"{turn.name}'s", f"Mine ({me.name}): {turn.name}'s turn is passed over"],
+                {"draft": draft.to_json(), "step": "whose", "turn": turn.user_id},
+                may_answer=[draft.recorder, turn.user_id], reply_to=reply_to,
+            )  # fmt: skip
+            return None
+        draft = replace(draft, player=draft.recorder)
+    assert draft.player is not None
+    table = decode_table(draft.tables[0], state.rules)
+    try:
+        played = await d.service.record_play(
+            state.id,
+            draft.recorder,
+            table,
+            player=draft.player,
+            based_on=decode_table(draft.based_on, state.rules),
+            out_of_turn=draft.out_of_turn,
+            opening_waived=draft.waived,
+            answering=answering,
+        )
+    except NotYourTurn:  # the turn moved while the question waited: ask again
+        await _asked(context, answering)
+        return await advance(context, chat, user, state, replace(draft, player=None), reply_to=reply_to)
+    except NotAnOpening as why:
+        await _asked(context, answering)
+        p = state.player(draft.player)
+        who = p.name if p is not None else "this player"
+        await ask(
+            context, chat, state, user.id, PLAY,
+            f"{who} has not made the initial meld yet, and this play is no opening: {why}. "
+            "Record it anyway, as a house rule?",
+            ["Record it anyway (house rule)"],
+            {"draft": replace(draft, waived=True).to_json(), "step": "opening"},
+            may_answer=[draft.recorder, draft.player], reply_to=reply_to,
+        )  # fmt: skip
+        return None
+    if draft.rack_after is not None and played.by == draft.recorder:
+        rack = decode_tiles(draft.rack_after)
+        after = await d.service.set_rack(state.id, draft.recorder, rack)
+        me = after.player(draft.recorder)
+        won = me is not None and not me.rack
+        played = replace(played, state=after, rack_short=(), rack_stale=False, won=won)
+    await announce(context, chat, user, state, played, reply_to=reply_to)
+    return played
+
+
+async def _asked(context: ContextTypes.DEFAULT_TYPE, answering: str | None) -> None:
+    """The question that brought the draft here is answered (and gone) before the next one is asked."""
+    if answering is not None:
+        await deps(context).service.drop_question(answering)
+
+
+async def announce(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat: Chat,
+    user: User,
+    before: GameState,
+    played: Played,
+    *,
+    reply_to: Message | None = None,
+) -> None:
+    """The new table's picture, the play highlighted: here, and in the game's group when said elsewhere. The
+    caption reads the same whatever anyone's rack holds; a rack that did not match is told to its owner."""
+    d = deps(context)
+    after = played.state
+    async with photo_coming(context, chat):
+        picture, points = await d.off_loop(play_picture, before.table, after.table, after.rules)
+    caption = play_caption(after, played, points, recorder=user)
+    if reply_to is not None:
+        await reply_to.reply_photo(picture, caption=caption, do_quote=True)
+    else:
+        await context.bot.send_photo(chat.id, picture, caption=caption)
+    if in_group_game(after, chat):
+        await post_to_game_chat(context, after, caption, picture)
+    if played.rack_stale:
+        await tell_rack_mismatch(context, after, played)
+
+
+def play_caption(after: GameState, played: Played, points: int, *, recorder: User) -> str:
+    """What everyone reads of a play: who, what, the points, whose turns were passed over, who is next."""
+    by = after.player(played.by)
+    name = by.name if by is not None else "A player"
+    what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')}, "
+    lines = [f"{name} put down {what}{replies.plural(points, 'point')})."]
+    if recorder.id != played.by:
+        lines.append(f"Recorded by {name_of(recorder)}.")
+    passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
+    if passed:
+        lines.append(f"Turn passed over: {', '.join(passed)}.")
+    lines.append(replies.won_line(name) if played.won else replies.turn_line(after))
+    return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
+
+
+async def tell_rack_mismatch(context: ContextTypes.DEFAULT_TYPE, state: GameState, played: Played) -> None:
+    """Tell the player alone, in private, that their stored rack does not match the play recorded for them."""
+    p = state.player(played.by)
+    if p is None:
+        return
+    where = replies.game_name(state)
+    lacked = format_tiles(played.rack_short, state.rules)
+    why = f"it did not hold {lacked}" if lacked else "it no longer fits the deck with the table"
+    text = (
+        f"{where}Your play of {replies.tiles_text(played.placed, state.rules)} is recorded, but your rack as I have "
+        f"it does not match: {why}. Send your rack again: /rack 3R 4R 5R J"
+    )
+    try:
+        await context.bot.send_message(p.user_id, text)
+    except TelegramError as why_not:  # they never opened a private chat with the bot: nothing to tell them in
+        log.info("could not tell player %s about their rack: %s", p.user_id, why_not)
+
+
+async def play_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+    """A tap on a question about a play: the draft moves on with the answer."""
+    chat, user = speaker(update)
+    state = await deps(context).service.game(question.game_id)
+    draft = PlayDraft.from_json(question.payload["draft"])
+    step = question.payload.get("step")
+    if step == "where" and 0 <= option < len(draft.tables):
+        draft = replace(draft, tables=[draft.tables[option]], wheres=[draft.wheres[option]])
+    elif step == "whose" and option in (0, 1):
+        turn = int(question.payload["turn"])
+        draft = replace(draft, player=turn) if option == 0 else replace(draft, player=draft.recorder, out_of_turn=True)
+    elif not (step == "opening" and option == 0):
+        raise RummikubError("This button is from an earlier question; send the play again")
+    await advance(context, chat, user, state, draft, answering=question.token)
