@@ -8,10 +8,10 @@ import pytest
 
 from bot.telegram.parsing import OptionError, command_text, parse_position, parse_rules
 from bot.telegram.replies import CAPTION_LIMIT, solve_caption
-from bot.telegram.work import shown_play
 from render import marks_of
 from render.marks import Mark
 from solver import STANDARD, parse_table, parse_tiles
+from solver.recorded import recorded_play
 from solver.solve import solve
 
 
@@ -19,14 +19,14 @@ def test_a_recorded_play_marks_exactly_the_tiles_put_down_and_the_tiles_moved() 
     before = parse_table("6R 7R 8R | 7K 7O 7R | 1B 2B 3B", STANDARD)
     after = parse_table("5R 6R 7R 8R 9R | 7K 7O 7B | 1B 2B 3B 4B | 7R 8R J", STANDARD)
     placed = parse_tiles("5R 9R 7B 4B 8R J", STANDARD)
-    shown = shown_play(before, after, placed, STANDARD)
+    shown = recorded_play(before, after, STANDARD)
     marks = marks_of(shown)
     pairs = [(t, m) for s, row in zip(after, marks, strict=True) for t, m in zip(s.tiles, row, strict=True)]
     assert Counter(t for t, m in pairs if m is Mark.RACK) == Counter(placed)
     moved = [str(t) for t, m in pairs if m is Mark.MOVED]
     assert moved == ["7R"]  # from set 2 into the new run
     assert shown.kept_from[:3] == (0, 1, 2)
-    assert shown.points_placed == 5 + 9 + 7 + 4 + 8 + 9  # the joker stands for 9R
+    assert shown.points_placed == 5 + 9 + 7 + 4 + 8 + 30  # a joker leaving the rack is worth its penalty
     assert shown.rack_left == ()  # a group picture never shows a rack
 
 

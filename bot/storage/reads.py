@@ -47,6 +47,17 @@ BY_ID = games_where(_GAME.c.id == bindparam("game_id"))
 RUNNING_IN = games_where(_RUNNING_IN)
 #: a private chat's running game and the group game the user's chat is linked to (``chat_id``, ``user_id``)
 RUNNING_IN_OR_LINKED = games_where(_RUNNING_IN, _LINKED_TO)
+#: the game a user's private chat is tied to, running or not (``user_id``)
+LINKED_TO = games_where(_LINKED_TO)
+#: the running games a user sits at (``user_id``)
+SEATED = games_where(
+    and_(
+        _GAME.c.status == GameStatus.RUNNING.value,
+        _GAME.c.id.in_(
+            select(_PLAYER.c.game_id).where(_PLAYER.c.user_id == bindparam("user_id"), _PLAYER.c.active.is_(True))
+        ),
+    )
+)
 #: a chat's newest game, running or ended (``chat_id``)
 NEWEST_IN = games_where(
     _GAME.c.id == select(func.max(_GAME.c.id)).where(_GAME.c.chat_id == bindparam("chat_id")).scalar_subquery()

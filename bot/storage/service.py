@@ -281,6 +281,34 @@ class GameService:
         async with self._locks.hold(("user", user_id)):
             return await self._transaction(tie)
 
+    async def tie(self, user_id: int, game_id: int) -> GameState:
+        """Tie the user's private chat to a running game they sit at (a group's, or their own private one)."""
+
+        async def tie(session: AsyncSession) -> GameState:
+            state = state_of(await self._row(session, game_id))
+            seats.ensure_running(state)
+            player = state.player(user_id)
+            if player is None or not player.active:
+                raise errors.NotAPlayer("you are not playing in that game; /join it in its group first")
+            link = await session.get(Link, user_id)
+            if link is None:
+                session.add(Link(user_id=user_id, game_id=game_id, linked_at=self.clock()))
+            else:
+                link.game_id, link.linked_at = game_id, self.clock()
+            return state
+
+        async with self._locks.hold(("user", user_id)):
+            return await self._transaction(tie)
+
+    async def tied_game(self, user_id: int) -> GameState | None:
+        """The game the user's private chat is tied to (running or not), or None."""
+        found = await self._games(reads.LINKED_TO, user_id=user_id)
+        return found[0] if found else None
+
+    async def seated_games(self, user_id: int) -> list[GameState]:
+        """The running games the user sits at (groups' and their own), oldest first."""
+        return await self._games(reads.SEATED, user_id=user_id)
+
     async def follow_to(self, user_id: int, state: GameState) -> bool:
         """Tie the user's private chat to ``state`` when it was tied to an ended game of the same chat (the
         group's next game, which the user just joined); True if it was. Other links are left alone."""

@@ -24,13 +24,15 @@ from telegram.ext import (
     BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
+    ContextTypes,
     MessageHandler,
     filters,
 )
 
 from bot.settings import Settings
 from bot.storage import GameService, open_database
-from bot.telegram import commands, lobby, questions, rack, solving, table, text
+from bot.telegram import callbacks, commands, lobby, questions, rack, solving, table, text
+from bot.telegram.context import BotContext
 from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
 from bot.telegram.migration import chat_migrated
@@ -82,6 +84,7 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.telegram_bot_token.get_secret_value())
+        .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(PerChatOrder(CONCURRENT_UPDATES))
         # On stopping, PTB calls getUpdates once more to confirm the updates it fetched. With one connection
         # for getUpdates that call sometimes found it still held by the poll being cancelled, timed out
@@ -121,6 +124,7 @@ def add_handlers(application: BotApplication) -> None:
         "join": lobby.join,
         "rules": lobby.rules_command,
         "end": lobby.end,
+        "games": lobby.games,
         "rack": rack.rack,
         "draw": rack.draw,
         "table": table.table,
@@ -140,6 +144,7 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(solving.other_objective, pattern=r"^o:\d+:[tp]$"))
     application.add_handler(CallbackQueryHandler(solving.example, pattern=r"^x$"))
     application.add_handler(CallbackQueryHandler(questions.answered, pattern=r"^q:"))
+    application.add_handler(CallbackQueryHandler(lobby.switch_game, pattern=callbacks.SWITCH_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=r"^j$"))
     application.add_handler(CallbackQueryHandler(text.tile_kind, pattern=r"^k:[rdb](:.*)?$"))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner

@@ -10,16 +10,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.ext import ContextTypes
 
 from bot.game import GameState
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
+from bot.telegram.sending import label
 
 
 async def ask(
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     chat: Chat,
     state: GameState,
     asker: int,
@@ -44,6 +45,7 @@ async def ask(
     if cancel is not None:
         rows.append([InlineKeyboardButton(cancel, callback_data=callbacks.answer(token, None, where))])
     markup = InlineKeyboardMarkup(rows)
+    text = label(context, chat) + text
     if reply_to is not None:
         return await reply_to.reply_text(text, reply_markup=markup, do_quote=True)
     return await context.bot.send_message(chat.id, text, reply_markup=markup)

@@ -47,4 +47,19 @@ def parse_answer(data: str, tapped_in: ChatKind) -> Answer | None:
     return Answer(m.group(1), option, where)
 
 
+_SWITCH = re.compile(r"^g:(\d{1,18})$")
+
+
+def switch(game_id: int) -> str:
+    """The data of a /games button: tie this private chat to that game (only ever good in a private chat)."""
+    return f"g:{game_id}"
+
+
+def parse_switch(data: str, tapped_in: ChatKind) -> int | None:
+    """The game a /games button names, or None (not ours, or tapped outside a private chat)."""
+    m = _SWITCH.match(data)
+    return int(m.group(1)) if m is not None and tapped_in is PRIVATE else None
+
+
 ANSWER_PATTERN = _ANSWER.pattern
+SWITCH_PATTERN = r"^g:"

@@ -16,6 +16,7 @@ PRIVATE = [
     ("fit", "fewest moves to get one tile on: /fit 3R"),
     ("meld", "your initial meld is made"),
     ("pass", "next player's turn"),
+    ("games", "the games you play, to switch between"),
     ("new", "a new game: /new meld=25 jokers=1"),
     ("rules", "this game's rules"),
     ("end", "end the game, with the points left"),

@@ -18,9 +18,9 @@ from typing import Any
 
 from telegram import Chat, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot.telegram import commands
+from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
 from bot.telegram.texts import TOO_LONG
@@ -28,7 +28,7 @@ from solver.errors import RummikubError
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
 SORRY = "Sorry, something went wrong on my side. Try again, or /help."
 ALERT_LIMIT = 200
 
@@ -38,7 +38,7 @@ def short(error: Exception) -> str:
     return text[0].upper() + text[1:]
 
 
-async def tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+async def tell(update: Update, context: BotContext, text: str) -> None:
     """One short message in the update's chat; a tapped button gets it as an alert."""
     query = update.callback_query
     if query is not None:
@@ -69,7 +69,7 @@ def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
 
 def guarded(handler: Handler) -> Handler:
     @functools.wraps(handler)
-    async def run(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def run(update: Update, context: BotContext) -> None:
         message = update.message
         text = message.text if message is not None else None
         if text is not None and len(text) > MAX_TEXT and for_me(text, update.effective_chat, context.bot.username):
@@ -83,7 +83,7 @@ def guarded(handler: Handler) -> Handler:
     return run
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: BotContext) -> None:
     """Log the failure with its update; tell the chat something went wrong (never the details)."""
     detail = update.to_dict() if isinstance(update, Update) else repr(update)
     log.error("handling an update failed: %s", json.dumps(detail, default=str)[:4000], exc_info=context.error)

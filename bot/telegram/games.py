@@ -1,8 +1,10 @@
 """Which game an update is about, and who is speaking: the bridge from Telegram ids to the game service.
 
-A group's game is the group's running game. In a private chat it is the group
-game the chat is linked to (through a deep link), else the chat's own game,
-which is started on first use so a lone player can just send a rack.
+A group's game is the group's running game. In a private chat it is the game
+the chat is tied to (a group's, through a deep link or /games, or the chat's
+own), while it runs and the player sits at it; untied, the one group game the
+player sits at; else the chat's own game, started on first use so a lone
+player can just send a rack. A tie to a group's game that ended is said once.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from telegram import Chat, Update, User
 from bot.game import GameError, GameState, PlayerState
 from bot.game.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
 from bot.storage import GameService
+from bot.telegram.context import BotContext
 
 
 def is_group(chat: Chat) -> bool:
@@ -29,10 +32,37 @@ def speaker(update: Update) -> tuple[Chat, User]:
     return chat, user
 
 
-async def current_game(service: GameService, chat: Chat, user: User, *, create: bool = True) -> GameState:
-    """The game this chat's messages apply to (see the module docstring)."""
+async def current_game(context: BotContext, chat: Chat, user: User, *, create: bool = True) -> GameState:
+    """The game this chat's messages apply to (see the module docstring); kept as ``context.game``."""
+    service = context.service
     if is_group(chat):
-        return await service.active_game(chat.id)
+        state = await service.active_game(chat.id)
+    else:
+        state = await _private_game(context, chat, user, create=create)
+    context.game = state
+    return state
+
+
+async def _private_game(context: BotContext, chat: Chat, user: User, *, create: bool) -> GameState:
+    """The game a private chat's messages go to: the game it is tied to while it runs and the player sits at
+    it; untied, the one group game the player sits at; else the chat's own game."""
+    service = context.service
+    tied = await service.tied_game(user.id)
+    if tied is not None:
+        me = tied.player(user.id)
+        if tied.running and me is not None and me.active:
+            return await _seated(service, tied, chat, user)
+        await service.unlink(user.id)
+        if tied.chat_id != chat.id:  # the group's game ended (or they left it): said once, then back home
+            await context.bot.send_message(
+                chat.id,
+                f"The game in {tied.title or 'your group'} is over for you, so this chat is back to your own game. "
+                "/games lists the games you play.",
+            )
+    else:
+        groups = [g for g in await service.seated_games(user.id) if g.chat_id != chat.id]
+        if len(groups) == 1:  # a rack sent before tapping My rack still goes to the one table they sit at
+            return await service.tie(user.id, groups[0].id)
     try:
         state = await service.game_for(chat.id, user.id, private=True)
     except NoGame:

@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot.game import GameState
 from bot.game.codec import decode_rules, encode_rules
 from bot.game.errors import NoGame
 from bot.storage.service import Question
-from bot.telegram import replies, texts
+from bot.telegram import callbacks, replies, texts
 from bot.telegram.asking import ask
+from bot.telegram.chats import kind_of
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
-from bot.telegram.sending import post_to_game_chat, say
+from bot.telegram.sending import label, post_to_game_chat, say
 from solver.errors import RummikubError
 from solver.rules import Rules
 
 
 @guarded
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: BotContext) -> None:
     """/start, and /start <invite> from a group's "My rack" button."""
     chat, _ = speaker(update)
     payload = " ".join(context.args or [])
@@ -36,7 +37,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await say(update, context, texts.START, example)
 
 
-async def link(update: Update, context: ContextTypes.DEFAULT_TYPE, payload: str) -> None:
+async def link(update: Update, context: BotContext, payload: str) -> None:
     _, user = speaker(update)
     if not is_payload(payload):
         raise RummikubError("this link is not one of mine; tap My rack in your group again")
@@ -44,8 +45,8 @@ async def link(update: Update, context: ContextTypes.DEFAULT_TYPE, payload: str)
     state = await service.link(user.id, payload)
     me = seat_of(state, user)
     lines = [
-        f"You're at the group's table ({replies.plural(len(state.active_players), 'player')}). "
-        "Your rack stays here, only you see it."
+        f"You're at the table of {state.title or 'your group'} ({replies.plural(len(state.active_players), 'player')})"
+        ". Your rack stays here, only you see it. /games switches between your games."
     ]
     if me.rack:
         lines.append(replies.rack_text(me, state.rules))
@@ -56,7 +57,7 @@ async def link(update: Update, context: ContextTypes.DEFAULT_TYPE, payload: str)
 
 
 @guarded
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_command(update: Update, context: BotContext) -> None:
     await say(update, context, texts.HELP)
 
 
@@ -70,7 +71,7 @@ def in_progress(state: GameState) -> bool:
 
 
 @guarded
-async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def new(update: Update, context: BotContext) -> None:
     """/new [meld=25 jokers=1 ...]: a group game everyone joins, or a fresh private game. A game in progress
     is closed only after a tap on the question this asks."""
     chat, user = speaker(update)
@@ -90,7 +91,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def start_new(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, rules: Rules, *, replace: bool, answering: str | None = None
+    update: Update, context: BotContext, rules: Rules, *, replace: bool, answering: str | None = None
 ) -> None:
     chat, user = speaker(update)
     service = deps(context).service
@@ -107,12 +108,12 @@ async def start_new(
         text = f"New game ({rules.describe()}).\n{first}Tap Join to play; then tap My rack to set your rack in private."
         await context.bot.send_message(chat.id, text, reply_markup=markup)
         return
-    await service.unlink(user.id)
-    await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
+    state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
+    await service.tie(user.id, state.id)  # this chat now answers for the new game, not a group's
     await context.bot.send_message(chat.id, f"New game ({rules.describe()}).\nSend your rack: /rack 3R 4R 5R J")
 
 
-async def new_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+async def new_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     await start_new(update, context, decode_rules(question.payload["rules"]), replace=True, answering=question.token)
 
 
@@ -128,7 +129,7 @@ def as_the_chat(update: Update) -> bool:
     return update.message is not None and update.message.sender_chat is not None
 
 
-async def _join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GameState:
+async def _join(update: Update, context: BotContext) -> GameState:
     chat, user = speaker(update)
     if not is_group(chat):
         raise RummikubError("join a game in its group; here you play on your own (just send your rack)")
@@ -142,14 +143,14 @@ async def _join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> GameState
 
 
 @guarded
-async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def join(update: Update, context: BotContext) -> None:
     _, user = speaker(update)
     state = await _join(update, context)
     await say(update, context, _joined(state, name_of(user)), replies.rack_button(context.bot.username, state.invite))
 
 
 @guarded
-async def join_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def join_button(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None
     _, user = speaker(update)
@@ -168,47 +169,83 @@ def _joined(state: GameState, name: str) -> str:
 
 
 @guarded
-async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules_command(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
-    state = await current_game(deps(context).service, chat, user)
+    state = await current_game(context, chat, user)
     await say(
         update, context, f"This game's rules: {state.rules.describe()}\nOther rules: /new meld=25 jokers=1 (a new game)"
     )
 
 
 @guarded
-async def end(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def end(update: Update, context: BotContext) -> None:
     """/end: close the game with the points left on each rack (a game in progress after a tap)."""
     chat, user = speaker(update)
-    service = deps(context).service
     try:
-        state = await current_game(service, chat, user, create=False)
+        state = await current_game(context, chat, user, create=False)
     except NoGame:
         raise NoGame("no game is running here") from None
     if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
         seat_of(state, user)
     if in_progress(state):
-        where = replies.game_name(state) if in_group_game(state, chat) else ""
         await ask(
             context, chat, state, user.id, END,
-            f"{where}End the game now, with the points left on each rack? (/undo can reopen it.)",
+            f"{label(context, chat)}End the game now, with the points left on each rack? (/undo can reopen it.)",
             ["End the game"], {}, may_answer=[user.id], reply_to=update.message,
         )  # fmt: skip
         return
     await close(update, context, state)
 
 
-async def end_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+async def end_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     state = await deps(context).service.game(question.game_id)
     await close(update, context, state, answering=question.token)
 
 
-async def close(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, *, answering: str | None = None
-) -> None:
+async def close(update: Update, context: BotContext, state: GameState, *, answering: str | None = None) -> None:
     chat, user = speaker(update)
     result = await deps(context).service.end_game(state.id, user.id, answering=answering)
     text = replies.scores_text(result)
-    await context.bot.send_message(chat.id, text)
+    await context.bot.send_message(chat.id, label(context, chat) + text)
     if in_group_game(state, chat):
         await post_to_game_chat(context, state, text)
+
+
+@guarded
+async def games(update: Update, context: BotContext) -> None:
+    """/games: the games you play (each group's table and your own), with buttons to switch this chat."""
+    chat, user = speaker(update)
+    if is_group(chat):
+        raise RummikubError("/games lists your games in our private chat")
+    current = await current_game(context, chat, user)
+    context.game = None  # this answer names every game itself
+    seated = await deps(context).service.seated_games(user.id)
+    lines, rows = ["Your games:"], []
+    for g in seated:
+        name = _game_title(g, chat.id)
+        here = " ← this chat" if g.id == current.id else ""
+        lines.append(f"• {name}: {replies.plural(len(g.active_players), 'player')}{here}")
+        if g.id != current.id:
+            rows.append([InlineKeyboardButton(f"Switch to {name}"[:60], callback_data=callbacks.switch(g.id))])
+    await say(update, context, "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
+
+
+def _game_title(state: GameState, private_chat: int) -> str:
+    return "your own game" if state.chat_id == private_chat else (state.title or "a group's game")
+
+
+@guarded
+async def switch_game(update: Update, context: BotContext) -> None:
+    """A /games button: this private chat now answers for that game (until the next switch, or its end)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    game_id = callbacks.parse_switch(query.data, kind_of(chat))
+    if game_id is None:
+        raise RummikubError("This button works only in our private chat")
+    state = await deps(context).service.tie(user.id, game_id)
+    await query.answer()
+    name = _game_title(state, chat.id)
+    me = seat_of(state, user)
+    rack = replies.rack_text(me, state.rules) if me.rack else "Send your rack: /rack 3R 4R 5R J"
+    await context.bot.send_message(chat.id, f"This chat is now at {name}.\n{rack}")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 
@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 
 @guarded
-async def chat_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def chat_migrated(update: Update, context: BotContext) -> None:
     message = update.message
     if message is None:
         return

@@ -11,19 +11,19 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Message, Update
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bot.game.errors import AlreadyAnswered
 from bot.storage.service import Question
 from bot.telegram import callbacks, lobby, solving, table
 from bot.telegram.chats import kind_of
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
 from bot.telegram.recording import PLAY, play_answered
 from solver.errors import RummikubError
 
-Answered = Callable[[Update, ContextTypes.DEFAULT_TYPE, Question, int], Awaitable[None]]
+Answered = Callable[[Update, BotContext, Question, int], Awaitable[None]]
 FEATURES: dict[str, Answered] = {
     PLAY: play_answered,
     table.UNDO: table.undo_answered,
@@ -35,7 +35,7 @@ STALE = "This button is from an earlier question or game; nothing was done"
 
 
 @guarded
-async def answered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def answered(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     chat, user = speaker(update)
@@ -47,6 +47,7 @@ async def answered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         question = await service.question(tap.token)
     except AlreadyAnswered:
         raise RummikubError("This question was already answered") from None
+    context.game = await service.game(question.game_id)
     if question.payload.get("chat") != chat.id or question.kind not in FEATURES:
         raise RummikubError(STALE)
     if user.id not in question.payload.get("may_answer", []):
@@ -62,7 +63,7 @@ async def answered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.edit_message_reply_markup(chat.id, query.message.message_id, reply_markup=None)
 
 
-async def stale(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stale(update: Update, context: BotContext) -> None:
     """A button no handler knows (an earlier version's, or forged data): it is answered, never left spinning."""
     if update.callback_query is not None:
         await update.callback_query.answer(STALE, show_alert=True)

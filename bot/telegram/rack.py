@@ -11,11 +11,11 @@ import logging
 
 from telegram import Update, User
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot.game.errors import NoGame
 from bot.game.state import GameState
 from bot.telegram import replies, texts
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
@@ -26,7 +26,7 @@ from solver.notation import parse_tiles
 log = logging.getLogger(__name__)
 
 
-async def private_only(update: Update, context: ContextTypes.DEFAULT_TYPE, *, holds_tiles: bool = True) -> None:
+async def private_only(update: Update, context: BotContext, *, holds_tiles: bool = True) -> None:
     """The group answer to anything that would show a rack: the private-chat button, nothing stored.
 
     ``holds_tiles``: the message itself names rack tiles (so it is better deleted from the group).
@@ -45,19 +45,19 @@ async def private_only(update: Update, context: ContextTypes.DEFAULT_TYPE, *, ho
     await context.bot.send_message(chat.id, texts.PRIVATE_ONLY, reply_markup=markup)
 
 
-async def _in_private(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[GameState, User, str] | None:
+async def _in_private(update: Update, context: BotContext) -> tuple[GameState, User, str] | None:
     """The speaker's game and the command's text, in a private chat; in a group, the button instead (None)."""
     chat, user = speaker(update)
     if is_group(chat):
         await private_only(update, context)
         return None
     assert update.message is not None and update.message.text is not None
-    state = await current_game(deps(context).service, chat, user)
+    state = await current_game(context, chat, user)
     return state, user, command_text(update.message.text)
 
 
 @guarded
-async def rack(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rack(update: Update, context: BotContext) -> None:
     """/rack 3R 4R J sets the rack; /rack alone shows it."""
     found = await _in_private(update, context)
     if found is None:
@@ -74,7 +74,7 @@ async def rack(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @guarded
-async def draw(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def draw(update: Update, context: BotContext) -> None:
     """/draw 7B: tiles drawn go onto the rack."""
     found = await _in_private(update, context)
     if found is None:

@@ -16,7 +16,6 @@ from typing import Any
 
 from telegram import Chat, Message, Update, User
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from bot.game import GameState, Played
 from bot.game.codec import decode_table, decode_tiles, encode_table
@@ -25,9 +24,10 @@ from bot.game.placing import Placement
 from bot.storage.service import Question
 from bot.telegram import replies
 from bot.telegram.asking import ask
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.games import in_group_game, name_of, speaker
-from bot.telegram.sending import photo_coming, post_to_game_chat
+from bot.telegram.sending import label, photo_coming, post_to_game_chat
 from bot.telegram.work import play_picture
 from solver.errors import RummikubError
 from solver.notation import format_tiles
@@ -78,7 +78,7 @@ class PlayDraft:
 
 
 async def advance(
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     chat: Chat,
     user: User,
     state: GameState,
@@ -156,14 +156,14 @@ async def advance(
     return played
 
 
-async def _asked(context: ContextTypes.DEFAULT_TYPE, answering: str | None) -> None:
+async def _asked(context: BotContext, answering: str | None) -> None:
     """The question that brought the draft here is answered (and gone) before the next one is asked."""
     if answering is not None:
         await deps(context).service.drop_question(answering)
 
 
 async def announce(
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     chat: Chat,
     user: User,
     before: GameState,
@@ -178,10 +178,11 @@ async def announce(
     async with photo_coming(context, chat):
         picture, points = await d.off_loop(play_picture, before.table, after.table, after.rules)
     caption = play_caption(after, played, points, recorder=user)
+    here = (label(context, chat) + caption)[: replies.CAPTION_LIMIT]
     if reply_to is not None:
-        await reply_to.reply_photo(picture, caption=caption, do_quote=True)
+        await reply_to.reply_photo(picture, caption=here, do_quote=True)
     else:
-        await context.bot.send_photo(chat.id, picture, caption=caption)
+        await context.bot.send_photo(chat.id, picture, caption=here)
     if in_group_game(after, chat):
         await post_to_game_chat(context, after, caption, picture)
     if played.rack_stale:
@@ -203,7 +204,7 @@ def play_caption(after: GameState, played: Played, points: int, *, recorder: Use
     return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
 
 
-async def tell_rack_mismatch(context: ContextTypes.DEFAULT_TYPE, state: GameState, played: Played) -> None:
+async def tell_rack_mismatch(context: BotContext, state: GameState, played: Played) -> None:
     """Tell the player alone, in private, that their stored rack does not match the play recorded for them."""
     p = state.player(played.by)
     if p is None:
@@ -221,7 +222,7 @@ async def tell_rack_mismatch(context: ContextTypes.DEFAULT_TYPE, state: GameStat
         log.info("could not tell player %s about their rack: %s", p.user_id, why_not)
 
 
-async def play_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a question about a play: the draft moves on with the answer."""
     chat, user = speaker(update)
     state = await deps(context).service.game(question.game_id)

@@ -15,18 +15,27 @@ from contextlib import asynccontextmanager
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatAction
 from telegram.error import ChatMigrated, TelegramError
-from telegram.ext import ContextTypes
 
 from bot.game import GameState
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.games import is_group
 
 log = logging.getLogger(__name__)
 
 
+def label(context: BotContext, chat: Chat) -> str:
+    """ "Family: " before a private reply about a group's game (so a player at two tables knows which);
+    nothing in the group itself or about the chat's own game."""
+    game = context.game
+    if game is None or is_group(chat) or game.chat_id == chat.id:
+        return ""
+    return f"{game.title or 'Your group'}: "
+
+
 async def say(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     text: str,
     markup: InlineKeyboardMarkup | None = None,
     *,
@@ -35,6 +44,7 @@ async def say(
     """Answer in the update's chat (quoting the message in groups, so the answer's subject is clear)."""
     chat = update.effective_chat
     assert chat is not None
+    text = label(context, chat) + text
     message = update.message
     if message is not None and (quote or is_group(chat)):
         return await message.reply_text(text, reply_markup=markup, do_quote=True)
@@ -43,13 +53,14 @@ async def say(
 
 async def show(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     photo: bytes,
     caption: str,
     markup: InlineKeyboardMarkup | None = None,
 ) -> Message:
     chat = update.effective_chat
     assert chat is not None
+    caption = (label(context, chat) + caption)[:1024]
     message = update.message
     if message is not None and is_group(chat):
         return await message.reply_photo(photo, caption=caption, reply_markup=markup, do_quote=True)
@@ -65,7 +76,7 @@ ACTION_RENEW = 4.5
 
 
 @asynccontextmanager
-async def photo_coming(context: ContextTypes.DEFAULT_TYPE, chat: Chat) -> AsyncIterator[None]:
+async def photo_coming(context: BotContext, chat: Chat) -> AsyncIterator[None]:
     """Around long work that ends in a photo: the "sending a photo" action while it lasts."""
 
     async def keep_showing() -> None:
@@ -86,9 +97,7 @@ async def photo_coming(context: ContextTypes.DEFAULT_TYPE, chat: Chat) -> AsyncI
             await task
 
 
-async def post_to_game_chat(
-    context: ContextTypes.DEFAULT_TYPE, state: GameState, caption: str, photo: bytes | None = None
-) -> None:
+async def post_to_game_chat(context: BotContext, state: GameState, caption: str, photo: bytes | None = None) -> None:
     """Tell the game's group (from a private chat): a picture with a caption, or just text."""
     chat_id = state.chat_id
     for _ in range(2):

@@ -16,7 +16,6 @@ from typing import Any
 
 from telegram import Message, Update
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bot.game import GameState, PlayerState
 from bot.game.errors import NoTiles, NotYourTurn, StaleSuggestion
@@ -25,11 +24,12 @@ from bot.game.seats import ensure_running
 from bot.storage.service import Question
 from bot.telegram import replies, texts
 from bot.telegram.asking import ask
+from bot.telegram.context import BotContext
 from bot.telegram.deps import Deps, deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.rack import private_only
-from bot.telegram.sending import photo_coming, post_to_game_chat, say, show
+from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import fingerprint
 from bot.telegram.work import Answer, answer_for, group_picture, solve_position
 from solver.notation import parse_table, parse_tiles
@@ -80,7 +80,7 @@ def _key(state: GameState, me: PlayerState, objective: Objective) -> tuple[int, 
 
 async def send_answer(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     state: GameState,
     me: PlayerState,
     objective: Objective,
@@ -102,23 +102,23 @@ async def send_answer(
 
 
 @guarded
-async def solve_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def solve_command(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
-    state = await current_game(deps(context).service, chat, user)
+    state = await current_game(context, chat, user)
     await send_answer(update, context, state, seat_of(state, user), Objective.TILES)
 
 
 @guarded
-async def other_objective(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def other_objective(update: Update, context: BotContext) -> None:
     """The "Most points instead" / "Most tiles instead" button: solve again for the other goal."""
     query = update.callback_query
     assert query is not None and query.data is not None
     _, user = speaker(update)
     _, game_id, code = query.data.split(":")
-    state = await deps(context).service.game(int(game_id))
+    state = context.game = await deps(context).service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
@@ -129,7 +129,7 @@ SUGGESTION = "suggestion"
 
 
 @guarded
-async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def played_this(update: Update, context: BotContext) -> None:
     """ "I played this": the suggestion goes onto the game; a group sees the play, never the rack. On someone
     else's turn the bot asks first (the turns in between are passed over, and said so)."""
     query = update.callback_query
@@ -137,7 +137,7 @@ async def played_this(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     chat, user = speaker(update)
     _, game_id, code, stamp = query.data.split(":")
     d = deps(context)
-    state = await d.service.game(int(game_id))
+    state = context.game = await d.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
     try:
@@ -159,9 +159,7 @@ def _message_id(message: object) -> int | None:
     return message.message_id if isinstance(message, Message) else None
 
 
-async def suggestion_answered(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int
-) -> None:
+async def suggestion_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     _, user = speaker(update)
     state = await deps(context).service.game(question.game_id)
     ensure_running(state)
@@ -175,7 +173,7 @@ async def suggestion_answered(
 
 async def play_suggestion(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     state: GameState,
     me: PlayerState,
     code: str,
@@ -199,7 +197,7 @@ async def play_suggestion(
     after = played.state
     mine = seat_of(after, user)
     placed = replies.tiles_text(played.placed, after.rules)
-    lines = [f"{replies.game_name(after) if in_group_game(after, chat) else ''}Played {placed}."]
+    lines = [f"{label(context, chat)}Played {placed}."]
     lines.append(replies.rack_text(mine, after.rules) if mine.rack else texts.WON)
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
     if passed:
@@ -220,7 +218,7 @@ async def play_suggestion(
 
 
 @guarded
-async def example(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def example(update: Update, context: BotContext) -> None:
     """The greeting's example, solved without touching any game."""
     query = update.callback_query
     assert query is not None

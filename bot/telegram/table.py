@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import Chat, Update, User
-from telegram.ext import ContextTypes
 
 from bot.game import EventKind, GameState, Undone
 from bot.game.errors import NoGame
@@ -23,12 +22,13 @@ from bot.game.undoing import owner
 from bot.storage.service import Question
 from bot.telegram import replies
 from bot.telegram.asking import ask
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.parsing import command_text
 from bot.telegram.recording import PlayDraft, advance
-from bot.telegram.sending import photo_coming, post_to_game_chat, say, show
+from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.work import table_picture
 from solver.errors import RummikubError
 from solver.fit import fit
@@ -47,7 +47,7 @@ def _args(update: Update) -> str:
     return command_text(update.message.text)
 
 
-async def read_table_for(context: ContextTypes.DEFAULT_TYPE, text: str, state: GameState) -> list[TileSet]:
+async def read_table_for(context: BotContext, text: str, state: GameState) -> list[TileSet]:
     """The table a message gives: sets as typed are parsed here and now; loose tiles go to the solver.
 
     Parsing is quick and pure Python; in a thread it only waited for the GIL, behind the handlers of
@@ -59,7 +59,7 @@ async def read_table_for(context: ContextTypes.DEFAULT_TYPE, text: str, state: G
     return await d.off_loop(read_table, text, state.rules, time_limit=d.settings.solver_time_limit)
 
 
-async def show_table(update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, caption: str) -> None:
+async def show_table(update: Update, context: BotContext, state: GameState, caption: str) -> None:
     """The table's picture in this chat: with the viewer's rack below in private, never in a group."""
     chat, user = speaker(update)
     rack: Sequence[Tile] | None = None
@@ -92,9 +92,7 @@ def shares_table(state: GameState, chat: Chat) -> bool:
     return is_group(chat) or in_group_game(state, chat)
 
 
-async def set_table(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, state: GameState, text: str
-) -> GameState | None:
+async def set_table(update: Update, context: BotContext, state: GameState, text: str) -> GameState | None:
     """The table is now ``text`` (/table, a ``table:`` line, tiles tapped as the table).
 
     On a player's own table it is a correction, anything goes. A shared table keeps every tile that lies
@@ -114,7 +112,7 @@ async def set_table(
 
 async def change_shared_table(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     state: GameState,
     sets: Sequence[TileSet],
     *,
@@ -165,10 +163,10 @@ async def change_shared_table(
 
 
 @guarded
-async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def table(update: Update, context: BotContext) -> None:
     """/table sets… replaces the table; /table alone shows it."""
     chat, user = speaker(update)
-    state = await current_game(deps(context).service, chat, user)
+    state = await current_game(context, chat, user)
     text = _args(update)
     if not text:
         await show_table(update, context, state, format_table(state.table) or "The table is empty.")
@@ -177,11 +175,11 @@ async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @guarded
-async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def play(update: Update, context: BotContext) -> None:
     """/play sets…: record a play (the speaker's, unless they say it was the player whose turn it is)."""
     chat, user = speaker(update)
     d = deps(context)
-    state = await current_game(d.service, chat, user)
+    state = await current_game(context, chat, user)
     seat_of(state, user)
     text = _args(update)
     if not text:
@@ -201,12 +199,12 @@ UNDO = "undo"
 
 
 @guarded
-async def undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def undo(update: Update, context: BotContext) -> None:
     """/undo: your own last change; someone else's later change only with their tap or your confirmation."""
     chat, user = speaker(update)
     service = deps(context).service
     try:
-        state = await current_game(service, chat, user, create=False)
+        state = await current_game(context, chat, user, create=False)
     except NoGame:  # a game /end closed by mistake: its end may be undone
         state = await service.newest_game(chat.id)
     choice = await service.undo_choice(state.id, user.id)
@@ -229,7 +227,7 @@ async def undo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
               may_answer=may, reply_to=update.message)  # fmt: skip
 
 
-async def undo_answered(update: Update, context: ContextTypes.DEFAULT_TYPE, question: Question, option: int) -> None:
+async def undo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on the undo question: the change it names is taken back, said by the one who asked."""
     _, user = speaker(update)
     options = question.payload["options"]
@@ -258,7 +256,7 @@ def _whose(state: GameState, user_id: int | None) -> str:
     return f"{p.name}'s" if p is not None else "the"
 
 
-async def tell_undone(update: Update, context: ContextTypes.DEFAULT_TYPE, undone: Undone, user: User) -> None:
+async def tell_undone(update: Update, context: BotContext, undone: Undone, user: User) -> None:
     """Say what was taken back, naming whose change it was; a table change is shown (and told to the group)."""
     chat, _ = speaker(update)
     after = undone.state
@@ -272,22 +270,21 @@ async def tell_undone(update: Update, context: ContextTypes.DEFAULT_TYPE, undone
         whose = "the"
     text = f"Undone: {whose} {undone.event.kind.words}. {replies.turn_line(after)}".strip()
     if undone.event.kind in TABLE_EVENTS:
-        await show_table(update, context, after, f"{replies.game_name(after) if in_group_game(after, chat) else ''}"
-                         f"{text}")  # fmt: skip
+        await show_table(update, context, after, text)
         if in_group_game(after, chat):
             picture = await deps(context).off_loop(
                 table_picture, after.table, after.rules, None, replies.table_header(after)
             )
             await post_to_game_chat(context, after, f"{name_of(user)}: {text}", picture)
     else:
-        await context.bot.send_message(chat.id, text)
+        await context.bot.send_message(chat.id, label(context, chat) + text)
 
 
 @guarded
-async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def status(update: Update, context: BotContext) -> None:
     """The table's picture; in a group the players, their tile counts and the turn; in private your rack."""
     chat, user = speaker(update)
-    state = await current_game(deps(context).service, chat, user)
+    state = await current_game(context, chat, user)
     lines = []
     if is_group(chat) or in_group_game(state, chat):
         lines.append(replies.players_text(state))
@@ -300,19 +297,19 @@ async def status(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @guarded
-async def meld(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def meld(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     service = deps(context).service
-    state = await current_game(service, chat, user)
+    state = await current_game(context, chat, user)
     await service.mark_melded(state.id, user.id)
     await say(update, context, f"Noted: {name_of(user)} has made the initial meld; /solve now plays onto the table.")
 
 
 @guarded
-async def pass_turn(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def pass_turn(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     service = deps(context).service
-    state = await current_game(service, chat, user)
+    state = await current_game(context, chat, user)
     passed = state.turn_player
     after = await service.pass_turn(state.id, user.id)
     if passed is None or passed.user_id == user.id:
@@ -326,11 +323,11 @@ async def pass_turn(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @guarded
-async def fit_tile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def fit_tile(update: Update, context: BotContext) -> None:
     """/fit 3R: the fewest puzzle actions that get one tile onto the table."""
     chat, user = speaker(update)
     d = deps(context)
-    state = await current_game(d.service, chat, user)
+    state = await current_game(context, chat, user)
     tiles = parse_tiles(_args(update), state.rules)
     if len(tiles) != 1:
         raise RummikubError("name one tile, like /fit 3R")

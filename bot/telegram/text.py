@@ -16,12 +16,12 @@ from dataclasses import replace
 
 from telegram import Message, Update
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
 from bot.game import GameState, PlayerState
 from bot.game.tiles import table_tiles
 from bot.storage import GameService
 from bot.telegram import replies, texts
+from bot.telegram.context import BotContext
 from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
@@ -40,7 +40,7 @@ from solver.tiles import Tile
 
 
 @guarded
-async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def plain_text(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     message = update.message
     assert message is not None and message.text is not None
@@ -53,14 +53,13 @@ async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
             await private_only(update, context)
             return
         assert position.table is not None
-        state = await current_game(deps(context).service, chat, user)
+        state = await current_game(context, chat, user)
         await set_table(update, context, state, position.table)
         return
     if position is not None:
         await rack_and_table(update, context, position.rack, position.table)
         return
-    d = deps(context)
-    state = await current_game(d.service, chat, user)
+    state = await current_game(context, chat, user)
     try:
         tiles = parse_tiles(text, state.rules)
     except NotationError:
@@ -83,9 +82,7 @@ async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     )
 
 
-async def rack_and_table(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, rack_text: str | None, table_text: str | None
-) -> None:
+async def rack_and_table(update: Update, context: BotContext, rack_text: str | None, table_text: str | None) -> None:
     """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored."""
     d = deps(context)
     stores: list[asyncio.Future[GameState]] = []
@@ -99,7 +96,7 @@ async def rack_and_table(
 
 async def _answer(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: BotContext,
     rack_text: str | None,
     table_text: str | None,
     stores: list[asyncio.Future[GameState]],
@@ -107,7 +104,7 @@ async def _answer(
     """Check, solve and send; a store of the position still running is added to ``stores``."""
     chat, user = speaker(update)
     d = deps(context)
-    state = await current_game(d.service, chat, user)
+    state = await current_game(context, chat, user)
     me = seat_of(state, user)
     rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
     if rack is not None and not rack and table_text is None:  # "rack:" alone: a question, not an empty rack
@@ -206,7 +203,7 @@ def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
 
 
 @guarded
-async def tile_kind(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def tile_kind(update: Update, context: BotContext) -> None:
     """The answer to "what are these tiles?": the rack, tiles drawn, or the table."""
     query = update.callback_query
     assert query is not None and query.data is not None
@@ -224,7 +221,7 @@ async def tile_kind(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if question is not None and question in _answered(context):
         raise RummikubError("these tiles are already taken care of; send them again to use them again")
     d = deps(context)
-    state = await current_game(d.service, chat, user)
+    state = await current_game(context, chat, user)
     if kind == "b":
         await set_table(update, context, state, written)
         await query.answer()
@@ -247,7 +244,7 @@ async def tile_kind(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 ANSWERED_KEPT = 64
 
 
-def _answered(context: ContextTypes.DEFAULT_TYPE) -> deque[int]:
+def _answered(context: BotContext) -> deque[int]:
     """The questions of this chat whose buttons were used (kept in memory: a restart forgets them, but their
     buttons were taken off the message at the first tap)."""
     data = context.chat_data
@@ -257,7 +254,7 @@ def _answered(context: ContextTypes.DEFAULT_TYPE) -> deque[int]:
 
 
 @guarded
-async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def unknown_command(update: Update, context: BotContext) -> None:
     chat, _ = speaker(update)
     message = update.message
     assert message is not None and message.text is not None
