@@ -43,7 +43,7 @@ async def test_the_whole_group_game_with_two_players(tmp_path: Path) -> None:
         mark = s.fake.mark()
         s.fake.follow(ALICE, created, "My rack")
         linked = await s.fake.reply(ALICE.id, mark)
-        assert "group's table" in linked.text
+        assert "table of Family" in linked.text
         await s.ask(ALICE, "/rack 3R 4R 5R 7B J 11K")
         await s.ask(ALICE, "/meld")
         alice = await s.player(GROUP.id, ALICE)
@@ -51,11 +51,11 @@ async def test_the_whole_group_game_with_two_players(tmp_path: Path) -> None:
 
         # solve in private against the group's table, and play it
         suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
-        assert suggestion.text.startswith("Best play (most tiles): 5 tiles")
+        assert suggestion.text.startswith("Family: Best play (most tiles): 5 tiles")
         mark = s.fake.mark()
         s.fake.tap(ALICE, suggestion, "I played this")
         private_note = await s.fake.reply(ALICE.id, mark, ("sendMessage",))
-        assert private_note.text.startswith("Played 3R 4R 5R 7B J") and "Bob to play" in private_note.text
+        assert private_note.text.startswith("Family: Played 3R 4R 5R 7B J") and "Bob to play" in private_note.text
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
         assert posted.photo is not None and posted.photo.startswith(PNG)
         assert posted.text.startswith("Alice played 3R 4R 5R 7B J (5 tiles") and "Bob to play" in posted.text
@@ -68,7 +68,7 @@ async def test_the_whole_group_game_with_two_players(tmp_path: Path) -> None:
         mark = s.fake.mark()
         s.fake.follow(BOB, created, "My rack")
         await s.fake.reply(BOB.id, mark)
-        await s.ask(BOB, "/rack 1B 2B 3B 9K")
+        await s.ask(BOB, "/rack 10B 11B 12B 9K")
 
         status = await s.ask(BOB, "/status", GROUP)
         assert status.method == "sendPhoto"
@@ -76,24 +76,25 @@ async def test_the_whole_group_game_with_two_players(tmp_path: Path) -> None:
         assert "Bob: 4 tiles, no meld yet ← to play" in status.text
         assert "9K" not in status.text and "11K" not in status.text
 
-        # Bob records his play in the group; the picture shows it, the turn goes back to Alice
-        played = await s.ask(BOB, "/play 1B 2B 3B", GROUP)
+        # Bob records his opening in the group; the picture shows it, the turn goes back to Alice
+        played = await s.ask(BOB, "/play 10B 11B 12B", GROUP)
         assert played.method == "sendPhoto"
-        assert played.text.startswith("Bob put down 1B 2B 3B (3 tiles)") and "Alice to play" in played.text
+        assert played.text == "Bob put down 10B 11B 12B (3 tiles, 33 points). Alice to play."
         assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
 
         # undo takes the play back exactly: table, rack, turn
         undone = await s.ask(BOB, "/undo", GROUP)
         assert undone.text.startswith("Undone: Bob's play") and "Bob to play" in undone.text
         game = await s.service.active_game(GROUP.id)
-        assert "1B 2B 3B" not in [str(x) for x in game.table] and game.turn == BOB.id
-        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B 3B 9K")
+        assert "10B 11B 12B" not in [str(x) for x in game.table] and game.turn == BOB.id
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("10B 11B 12B 9K")
 
-        await s.ask(BOB, "/play 1B 2B 3B", GROUP)
+        await s.ask(BOB, "/play 10B 11B 12B", GROUP)
         passed = await s.ask(ALICE, "/pass", GROUP)
         assert passed.text == "Alice passes. Bob to play."
 
-        ended = await s.ask(ALICE, "/end", GROUP)
+        asked = await s.ask(ALICE, "/end", GROUP)
+        ended = await s.tap(ALICE, asked, "End the game", GROUP.id)
         assert ended.text.splitlines() == [
             "Game over. Points left on each rack:",
             "1. Bob: 9 points (1 tile)",
@@ -122,9 +123,14 @@ async def test_group_only_answers_commands_and_position_lines(tmp_path: Path) ->
         await s.ask(BOB, "/rack 1B 2B 3B", GROUP)
         deleted = [c for c in s.fake.calls[mark:] if c.method == "deleteMessage"]
         assert len(deleted) == 1 and deleted[0].params["chat_id"] == GROUP.id
-        # a play Bob records while it is Alice's turn, with tiles the bot never saw on a rack: Alice's play
-        recorded = await s.ask(BOB, "/play 1K 2K 3K", GROUP)
-        assert recorded.text == "Recorded: 1K 2K 3K (3 tiles) put down by Alice. Bob to play."
+        # a play Bob types while it is Alice's turn: the bot asks whose it was, then about the opening
+        whose = await s.ask(BOB, "/play 1K 2K 3K", GROUP)
+        assert whose.text == "It is Alice's turn. Whose play is this?"
+        opening = await s.tap(BOB, whose, "Alice's", GROUP.id)
+        assert "6 of 30" in opening.text and "house rule" in opening.text
+        recorded = await s.tap(BOB, opening, "Record it anyway (house rule)", GROUP.id)
+        assert recorded.method == "sendPhoto"
+        assert recorded.text == "Alice put down 1K 2K 3K (3 tiles, 6 points). Recorded by Bob. Bob to play."
         game = await s.service.active_game(GROUP.id)
         assert "1K 2K 3K" in [str(x) for x in game.table] and game.turn == BOB.id
 
@@ -144,7 +150,7 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(tmp_path: Path) 
         # the private link still reaches the game in its new chat
         mark = s.fake.mark()
         s.fake.follow(ALICE, created, "My rack")
-        assert "group's table" in (await s.fake.reply(ALICE.id, mark)).text
+        assert "table of Family" in (await s.fake.reply(ALICE.id, mark)).text
 
 
 async def test_a_post_to_a_migrated_group_follows_it(tmp_path: Path) -> None:
@@ -244,14 +250,17 @@ async def test_a_mistaken_end_can_be_undone(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         await new_game_with_two(s)
         await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await s.ask(BOB, "/end", GROUP)
+        asked = await s.ask(BOB, "/end", GROUP)
+        assert asked.text.startswith("End the game now")
+        ended = await s.tap(BOB, asked, "End the game", GROUP.id)
+        assert ended.text.startswith("Game over.")
         undone = await s.ask(BOB, "/undo", GROUP)
         assert undone.text.startswith("Undone: Bob's end of the game.")
         game = await s.service.active_game(GROUP.id)
         assert [str(x) for x in game.table] == ["1K 2K 3K"]
 
 
-async def test_anyone_at_the_table_may_undo_a_play_made_with_i_played_this(tmp_path: Path) -> None:
+async def test_another_players_play_is_undone_after_a_confirmation(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 6R 7R 8R", GROUP)
@@ -261,7 +270,10 @@ async def test_anyone_at_the_table_may_undo_a_play_made_with_i_played_this(tmp_p
         mark = s.fake.mark()
         s.fake.tap(ALICE, suggestion, "I played this")
         await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        undone = await s.ask(BOB, "/undo", GROUP)
+        asked = await s.ask(BOB, "/undo", GROUP)
+        assert asked.text == "The last change is Alice's play, not yours. Undo it? Alice can tap, or you confirm."
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["4K"]  # nothing undone before a tap
+        undone = await s.tap(BOB, asked, "Undo Alice's play", GROUP.id)
         assert undone.text.startswith("Undone: Alice's play.")
         assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("9R 10R 4K")
         assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B")
@@ -274,7 +286,8 @@ async def test_undoing_a_join_passes_the_turn_on_from_that_seat(tmp_path: Path) 
         await s.ask(ALICE, "/pass", GROUP)
         passed = await s.ask(BOB, "/pass", GROUP)
         assert passed.text.endswith("Carol to play.")
-        await s.ask(CAROL, "/undo", GROUP)
+        asked = await s.ask(CAROL, "/undo", GROUP)  # Bob's pass came after Carol's joining
+        await s.tap(CAROL, asked, "Undo my joining instead", GROUP.id)
         assert (await s.service.active_game(GROUP.id)).turn == ALICE.id  # the seat after Carol's, round
 
 
@@ -290,7 +303,7 @@ async def test_the_group_hears_who_won_with_i_played_this(tmp_path: Path) -> Non
             "Alice played 9R 10R 11R (3 tiles, 30 points). Alice has no tile left: Alice won! /end closes the game."
         )
         note = [c for c in s.fake.sent(ALICE.id, mark) if c.method == "sendMessage"][-1]
-        assert note.text == "Played 9R 10R 11R.\nYour rack is empty: you won! /end closes the game."
+        assert note.text == "Family: Played 9R 10R 11R.\nYour rack is empty: you won! /end closes the game."
 
 
 async def test_buttons_of_an_ended_game_say_it_has_ended(tmp_path: Path) -> None:
@@ -298,7 +311,9 @@ async def test_buttons_of_an_ended_game_say_it_has_ended(tmp_path: Path) -> None
         created = await new_game_with_two(s)
         await link(s, created, ALICE, "9R 10R 11R 4K")
         suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
-        await s.ask(ALICE, "/end", GROUP)
+        mark = s.fake.mark()
+        await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "End the game", GROUP.id)
+        await s.fake.call("answerCallbackQuery", mark)  # the question's own answer, before the buttons below
         for button in ("Most points instead", "I played this"):
             mark = s.fake.mark()
             s.fake.tap(ALICE, suggestion, button)
@@ -310,9 +325,10 @@ async def test_a_rack_never_set_is_not_scored_as_a_win(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(CAROL, "/join", GROUP)
-        await s.ask(ALICE, "/play 1K 2K 3K", GROUP)  # recorded, no rack known
+        opening = await s.ask(ALICE, "/play 1K 2K 3K", GROUP)  # no rack known, below the meld
+        await s.tap(ALICE, opening, "Record it anyway (house rule)", GROUP.id)
         await link(s, created, CAROL, "9B 9O")
-        ended = await s.ask(BOB, "/end", GROUP)
+        ended = await s.tap(BOB, await s.ask(BOB, "/end", GROUP), "End the game", GROUP.id)
         assert ended.text.splitlines() == [
             "Game over. Points left on each rack:",
             "1. Carol: 18 points (2 tiles)",

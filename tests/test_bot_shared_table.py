@@ -1,8 +1,9 @@
 """End to end, the table a group shares: every tile on it stays, however a player writes the change.
 
-/table, a ``table:`` line in the group and a ``rack:``/``table:`` message in a private chat linked to the
-group all change the same table: they keep every old tile (or say ``fix``), new tiles are a play, and the
-group sees each change without learning anyone's rack.
+/table, a ``table:`` line in the group and a ``rack:``/``table:`` message in a private chat tied to the
+group all change the same table: they keep every old tile (or say ``fix``, a correction), new tiles are a
+play by whoever typed it (the bot asks first on someone else's turn, or below the meld), and the group sees
+each change without learning anyone's rack.
 """
 
 from __future__ import annotations
@@ -20,16 +21,25 @@ from tests.fake_bot_api import Call, Chat, User
 from tests.test_bot_group import GROUP, new_game_with_two
 
 GROUP2 = Chat(-100222, "group", "Cousins")
+CORRECTED = "A correction is not a play: no rack and no turn changed."
 
 
-async def table_of(s: Session) -> list[str]:
-    return [str(x) for x in (await s.service.active_game(GROUP.id)).table]
+async def table_of(s: Session, chat: Chat = GROUP) -> list[str]:
+    return [str(x) for x in (await s.service.active_game(chat.id)).table]
 
 
-async def linked(s: Session, created: Call, *players: tuple[User, str]) -> None:
-    """Each player opens the group's deep link and sets a rack in private."""
+async def linked(s: Session, created: Call, *players: tuple[User, str], meld: bool = False) -> None:
+    """Each player opens the group's deep link and sets a rack in private (and says they have melded)."""
     for user, rack in players:
-        await tie_private_chat(s, created, user, rack)
+        await tie_private_chat(s, created, user, rack, meld=meld)
+
+
+async def melded_pair(s: Session) -> Call:
+    """Alice and Bob at the group's table, both past their initial meld (plays here are not openings)."""
+    created = await new_game_with_two(s)
+    await s.ask(ALICE, "/meld", GROUP)
+    await s.ask(BOB, "/meld", GROUP)
+    return created
 
 
 async def test_table_in_the_group_keeps_every_old_tile_unless_fixed(tmp_path: Path) -> None:
@@ -50,84 +60,167 @@ async def test_table_in_the_group_keeps_every_old_tile_unless_fixed(tmp_path: Pa
         assert await table_of(s) == ["1R 2R 3R", "5B 5K 5O"]
 
         fixed = await s.ask(BOB, "/table fix 1R 2R 3R | 5K 5O 5R", GROUP)
-        assert fixed.method == "sendPhoto" and fixed.text == "Table corrected: 2 sets."
+        assert fixed.method == "sendPhoto" and fixed.text == f"Table corrected: 2 sets. {CORRECTED}"
         assert await table_of(s) == ["1R 2R 3R", "5R 5K 5O"]
         assert (await s.service.active_game(GROUP.id)).turn == ALICE.id  # a correction is not a play
 
 
+async def test_the_first_table_of_a_game_is_where_it_starts_not_a_play(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await linked(s, created, (ALICE, "10R 11R 12R 5K"))
+        started = await s.ask(ALICE, "/table 10R 11R 12R", GROUP)
+        assert started.text.startswith("Table set: 1 set.") and "/play records a play" in started.text
+        assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("10R 11R 12R 5K")
+        assert (await s.service.active_game(GROUP.id)).turn == ALICE.id
+
+
 async def test_new_tiles_in_a_table_are_a_play_shown_to_the_group(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
-        await new_game_with_two(s)
+        await melded_pair(s)
         await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
         played = await s.ask(ALICE, "/table 1R 2R 3R 4R | 9B 9K 9O", GROUP)
         assert played.method == "sendPhoto"
-        assert played.text == "Recorded: 4R 9B 9K 9O (4 tiles) put down. Bob to play."
+        assert played.text == "Alice put down 4R 9B 9K 9O (4 tiles, 31 points). Bob to play."
         assert await table_of(s) == ["1R 2R 3R 4R", "9B 9K 9O"]
         assert (await s.service.active_game(GROUP.id)).turn == BOB.id
 
 
-async def test_play_of_a_grown_set_replaces_it(tmp_path: Path) -> None:
+async def test_a_set_written_as_it_lies_is_that_set_not_a_second_one(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await melded_pair(s)
+        await s.ask(ALICE, "/table 11R 12R 13R | 1B 2B 3B", GROUP)
+        played = await s.ask(ALICE, "/play 11R 12R 13R | 1B 2B 3B 4B", GROUP)  # the family's case
+        assert played.text == "Alice put down 4B (1 tile, 4 points). Bob to play."
+        assert await table_of(s) == ["11R 12R 13R", "1B 2B 3B 4B"]
+        refused = await s.ask(BOB, "/play 11R 12R 13R", GROUP)
+        assert "no tile was put down" in refused.text.lower()
+        second = await s.ask(BOB, "/play 11R 12R 13R | 11R 12R 13R", GROUP)  # written twice: a second copy
+        assert second.text.startswith("Bob put down 11R 12R 13R (3 tiles, 36 points).")
+        assert await table_of(s) == ["11R 12R 13R", "1B 2B 3B 4B", "11R 12R 13R"]
+
+
+async def test_one_tile_joins_two_runs(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await melded_pair(s)
+        await s.ask(ALICE, "/table 1R 2R 3R | 5R 6R 7R | 9K 9O 9B", GROUP)
+        played = await s.ask(ALICE, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
+        assert played.text == "Alice put down 4R (1 tile, 4 points). Bob to play."
+        assert await table_of(s) == ["1R 2R 3R 4R 5R 6R 7R", "9B 9K 9O"]
+        # the reading with the fewest new tiles: 7R joins 1R-3R and 4R-6R; the longer 2R-5R is another set
+        await s.ask(BOB, "/table fix 2R 3R 4R 5R | 1R 2R 3R | 4R 5R 6R", GROUP)
+        played = await s.ask(BOB, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
+        assert played.text == "Bob put down 7R (1 tile, 7 points). Alice to play."
+        assert await table_of(s) == ["2R 3R 4R 5R", "1R 2R 3R 4R 5R 6R 7R"]
+
+
+async def test_a_single_tile_goes_where_it_fits_or_the_bot_asks_where(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await melded_pair(s)
+        await s.ask(ALICE, "/table 7B 8B 9B | 10R 10K 10O", GROUP)
+        played = await s.ask(ALICE, "/play 11R", GROUP)  # one place: onto 10R? no, 11R fits no set
+        assert "fits onto no set" in played.text
+        where = await s.ask(ALICE, "/play 10B", GROUP)
+        assert where.text == "Where do these tiles go?"
+        assert {b["text"] for b in where.buttons} == {"10B onto 7B 8B 9B", "10B onto 10R 10K 10O", "Cancel"}
+        mark = s.fake.mark()
+        s.fake.tap(BOB, where, "10B onto 7B 8B 9B")  # not Bob's question
+        alert = await s.fake.call("answerCallbackQuery", mark)
+        assert "not yours" in alert.params["text"]
+        played = await s.tap(ALICE, where, "10B onto 7B 8B 9B", GROUP.id)
+        assert played.text == "Alice put down 10B (1 tile, 10 points). Bob to play."
+        assert await table_of(s) == ["7B 8B 9B 10B", "10R 10K 10O"]
+        one = await s.ask(BOB, "/play 11B", GROUP)  # exactly one place: it goes there
+        assert one.text == "Bob put down 11B (1 tile, 11 points). Alice to play."
+        typo = await s.ask(ALICE, "/play 14R", GROUP)  # a typo gets the parser's word
+        assert "numbers go 1-13" in typo.text
+
+
+async def test_a_play_on_someone_elses_turn_is_asked_about_and_charged_to_the_answer(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await melded_pair(s)
+        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
+        await linked(s, created, (ALICE, "9B 9K 9O 12R"), (BOB, "9B 9K 9O 1R"))
+        asked = await s.ask(ALICE, "/play 9B 9K 9O", GROUP)  # Alice keeps the record for Bob
+        assert asked.text == "It is Bob's turn. Whose play is this?"
+        assert await table_of(s) == []  # nothing recorded before the answer
+        recorded = await s.tap(ALICE, asked, "Bob's", GROUP.id)
+        assert recorded.text == "Bob put down 9B 9K 9O (3 tiles, 27 points). Recorded by Alice. Alice to play."
+        assert rack_of(await s.player(GROUP.id, BOB)) == ["1R"]
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["12R", "9B", "9K", "9O"]
+        # the same question, answered "mine": Alice's play, and Bob's turn is passed over, said so
+        await s.ask(ALICE, "/pass", GROUP)  # Bob to play again
+        asked = await s.ask(ALICE, "/play 9B 9K 9O | 9B 9K 9O", GROUP)
+        mine = await s.tap(ALICE, asked, "Mine (Alice): Bob's turn is passed over", GROUP.id)
+        assert mine.text == "Alice put down 9B 9K 9O (3 tiles, 27 points). Turn passed over: Bob. Bob to play."
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["12R"]
+        # Cancel records nothing
+        await s.ask(ALICE, "/pass", GROUP)
+        asked = await s.ask(BOB, "/play 1R 2R 3R", GROUP)
+        mark = s.fake.mark()
+        s.fake.tap(BOB, asked, "Cancel")
+        alert = await s.fake.call("answerCallbackQuery", mark)
+        assert alert.params["text"].startswith("Cancelled")
+        assert "1R 2R 3R" not in await table_of(s)
+
+
+async def test_a_first_play_below_the_meld_is_recorded_only_as_a_house_rule(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1R 2R 3R | 5B 5K 5O", GROUP)
-        played = await s.ask(ALICE, "/play 1R 2R 3R 4R", GROUP)
-        assert played.text.startswith("Recorded: 4R (1 tile) put down.")
-        assert await table_of(s) == ["1R 2R 3R 4R", "5B 5K 5O"]
-        # a set equal to one on the table is a second one (the deck has two of each tile)
-        await s.ask(BOB, "/play 5B 5K 5O", GROUP)
-        assert await table_of(s) == ["1R 2R 3R 4R", "5B 5K 5O", "5B 5K 5O"]
+        asked = await s.ask(ALICE, "/play 1R 2R 3R", GROUP)
+        assert asked.text.startswith("Alice has not made the initial meld yet")
+        assert "6 of 30" in asked.text
+        game = await s.service.active_game(GROUP.id)
+        assert game.table == () and game.turn == ALICE.id
+        alice = game.player(ALICE.id)
+        assert alice is not None and not alice.melded
+        played = await s.tap(ALICE, asked, "Record it anyway (house rule)", GROUP.id)
+        assert played.text == "Alice put down 1R 2R 3R (3 tiles, 6 points). Bob to play."
+        alice = (await s.service.active_game(GROUP.id)).player(ALICE.id)
+        assert alice is not None and alice.melded
+        opening = await s.ask(BOB, "/play 10K 11K 12K", GROUP)  # 33 points: a valid opening, no question
+        assert opening.text == "Bob put down 10K 11K 12K (3 tiles, 33 points). Alice to play."
 
 
-async def test_a_table_typed_in_a_linked_private_chat_changes_the_groups_table_in_the_open(tmp_path: Path) -> None:
+async def test_what_the_group_reads_does_not_depend_on_any_rack(tmp_path: Path) -> None:
+    """The same /play in two groups, once from a rack that holds the tiles and once from one that does not:
+    each group reads the same words; only the player hears, in private, that the rack did not match."""
     async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await linked(s, created, (BOB, "1B 2B 3B 9K"))
-        before = await s.service.active_game(GROUP.id)
-
-        # tiles gone from the group's table: refused in private, nothing stored, the group hears nothing
-        mark = s.fake.mark()
-        refused = await s.ask(BOB, "rack: 1B 2B 3B 9K 12R\ntable: 10O 11O 12O")
-        assert "lacks 1K 2K 3K" in refused.text
-        assert (await s.service.active_game(GROUP.id)).version == before.version
-        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B 3B 9K")
-        assert not s.fake.sent(GROUP.id, mark)
-
-        # Bob's own play, typed as the new table: recorded from his rack, solved, and posted in the group
-        mark = s.fake.mark()
-        answer = await s.ask(BOB, "table: 1K 2K 3K | 1B 2B 3B")
-        assert answer.method in ("sendPhoto", "sendMessage")
-        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text == "Bob put down 1B 2B 3B (3 tiles). Alice to play."
-        assert "9K" not in posted.text
-        assert await table_of(s) == ["1K 2K 3K", "1B 2B 3B"]
-        assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
-
-        # "fix" with no table after it is a mistake, not an empty table
-        refused = await s.ask(BOB, "table: fix")
-        assert refused.text.startswith("Write the whole table after fix")
-        assert await table_of(s) == ["1K 2K 3K", "1B 2B 3B"]
-
-        # the same sets in another order change nothing
-        mark = s.fake.mark()
-        await s.ask(BOB, "table: 1B 2B 3B | 1K 2K 3K")
-        assert not s.fake.sent(GROUP.id, mark)
-        assert await table_of(s) == ["1K 2K 3K", "1B 2B 3B"]
+        said: list[list[str]] = []
+        for chat, rack in ((GROUP, "10R 11R 12R 5K"), (GROUP2, "1B 5K")):
+            created = await s.ask(ALICE, "/new", chat)
+            await s.tap(BOB, created, "Join", chat.id)
+            await linked(s, created, (ALICE, rack))
+            mark = s.fake.mark()
+            await s.ask(ALICE, "/play 10R 11R 12R", chat)
+            said.append([c.text for c in s.fake.sent(chat.id, mark)])
+            if chat is GROUP2:
+                await s.fake.reply(ALICE.id, mark)  # the notice comes after the group's picture
+            private = [c.text for c in s.fake.sent(ALICE.id, mark)]
+            if chat is GROUP2:
+                assert any("does not match: it did not hold 10R 11R 12R" in t for t in private), private
+                assert all(t.startswith("Cousins: ") for t in private), private
+            else:
+                assert not private
+        assert said[0] == said[1] == ["Alice put down 10R 11R 12R (3 tiles, 33 points). Bob to play."]
 
 
-async def test_what_the_group_reads_never_tells_a_rack(tmp_path: Path) -> None:
+async def test_a_play_the_typists_rack_lacks_is_recorded_and_told_to_them_alone(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await linked(s, created, (BOB, "13K 13K 5R 6R 7R"))
+        created = await melded_pair(s)
+        await s.ask(ALICE, "/table 10O 11O 12O", GROUP)
+        await linked(s, created, (ALICE, "12R 12B 12K 3K"))
         mark = s.fake.mark()
-        # the table is right as everyone sees it; Bob's rack, typed earlier, is out of date
-        answer = await s.ask(BOB, "/table 11K 12K 13K | 13R 13B 13K", GROUP)
-        assert answer.method == "sendPhoto"
-        assert await table_of(s) == ["11K 12K 13K", "13R 13B 13K"]
-        refused = await s.ask(BOB, "/play 5R 6R 7R", GROUP)  # from his rack, which cannot be right
-        assert "out of date" in refused.text
-        assert await table_of(s) == ["11K 12K 13K", "13R 13B 13K"]
-        assert all("13K" not in c.text and "copies" not in c.text for c in s.fake.sent(GROUP.id, mark))
+        played = await s.ask(ALICE, "/play 12R 12B 12K 12O", GROUP)  # the second 12O, not on her stored rack
+        assert played.text == "Alice put down 12R 12B 12K 12O (4 tiles, 48 points). Bob to play."
+        await s.fake.reply(ALICE.id, mark)
+        notice = [c.text for c in s.fake.sent(ALICE.id, mark)]
+        assert notice == [
+            "Family: Your play of 12R 12B 12K 12O is recorded, but your rack as I have it does not match: it did "
+            "not hold 12O. Send your rack again: /rack 3R 4R 5R J"
+        ]
+        assert not s.fake.sent(BOB.id, mark)
+        assert rack_of(await s.player(GROUP.id, ALICE)) == ["3K"]
 
 
 async def test_a_play_recorded_while_another_table_was_read_is_never_lost(
@@ -168,7 +261,7 @@ async def test_a_play_undone_while_another_table_was_read_stays_undone(
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
-        await linked(s, created, (BOB, "9K 10K"), (ALICE, "4R 5R 6R 9K"))
+        await linked(s, created, (BOB, "9K 10K"), (ALICE, "4R 5R 6R 9K"), meld=True)
         await s.ask(ALICE, "/play 4R 5R 6R", GROUP)
         go.clear()  # from here, loose tiles are laid out only when the test says so
         mark = s.fake.mark()
@@ -189,101 +282,84 @@ async def test_undo_of_a_correction_in_the_group_does_not_look_at_racks(tmp_path
         await s.ask(ALICE, "/table 11K 12K 13K", GROUP)
         await s.ask(ALICE, "/table fix 1R 2R 3R", GROUP)
         mark = s.fake.mark()
-        undone = await s.ask(BOB, "/undo", GROUP)
+        asked = await s.ask(BOB, "/undo", GROUP)
+        undone = await s.tap(BOB, asked, "Undo Alice's table", GROUP.id)
         assert undone.text.startswith("Undone: Alice's table")
         assert await table_of(s) == ["11K 12K 13K"]
         assert all("13K" not in c.text for c in s.fake.sent(GROUP.id, mark))
 
 
-async def test_the_first_table_is_a_play_when_it_comes_from_a_rack(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await linked(s, created, (ALICE, "10R 11R 12R 5K"))
-        mark = s.fake.mark()
-        await s.ask(ALICE, "table: 10R 11R 12R")
-        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text == "Alice put down 10R 11R 12R (3 tiles). Bob to play."
-        assert rack_of(await s.player(GROUP.id, ALICE)) == ["5K"]
-        # a first table no known rack holds is where the game starts: nobody played it
-        await s.ask(ALICE, "/new", GROUP2)
-        started = await s.ask(ALICE, "/table 1K 2K 3K", GROUP2)
-        assert started.text == "Table set: 1 set."
-        assert (await s.service.active_game(GROUP2.id)).turn == ALICE.id
-
-
-async def test_one_tile_joins_two_runs(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1R 2R 3R | 5R 6R 7R | 9K 9O 9B", GROUP)
-        played = await s.ask(ALICE, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
-        assert played.text.startswith("Recorded: 4R (1 tile) put down.")
-        assert await table_of(s) == ["1R 2R 3R 4R 5R 6R 7R", "9B 9K 9O"]
-        # the reading with the fewest new tiles: 7R joins 1R-3R and 4R-6R; the longer 2R-5R is another set
-        await s.ask(BOB, "/table fix 2R 3R 4R 5R | 1R 2R 3R | 4R 5R 6R", GROUP)
-        played = await s.ask(BOB, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
-        assert played.text.startswith("Recorded: 7R (1 tile) put down.")
-        assert await table_of(s) == ["2R 3R 4R 5R", "1R 2R 3R 4R 5R 6R 7R"]
-
-
-async def test_a_copy_of_the_only_set_on_the_table_is_a_second_set(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        await new_game_with_two(s)
-        await s.ask(ALICE, "/table 5B 5K 5O", GROUP)
-        played = await s.ask(ALICE, "/play 5B 5K 5O", GROUP)
-        assert played.text.startswith("Recorded: 5B 5K 5O (3 tiles) put down.")
-        assert await table_of(s) == ["5B 5K 5O", "5B 5K 5O"]
-
-
-async def test_a_play_is_charged_to_the_rack_of_the_player_whose_turn_it_is(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
-        await linked(s, created, (ALICE, "9B 9K 9O 12R"), (BOB, "9B 9K 9O 1R"))
-        recorded = await s.ask(ALICE, "/table 9B 9K 9O", GROUP)  # Alice records Bob's play
-        assert recorded.text == "Bob put down 9B 9K 9O (3 tiles). Alice to play."
-        assert rack_of(await s.player(GROUP.id, BOB)) == ["1R"]
-        assert rack_of(await s.player(GROUP.id, ALICE)) == ["12R", "9B", "9K", "9O"]
-
-
-async def test_a_rack_typed_with_the_table_says_what_left_it(tmp_path: Path) -> None:
+async def test_a_table_typed_in_a_tied_private_chat_is_the_typists_play(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await linked(s, created, (BOB, "1B 2B 3B 9K"))
+        await linked(s, created, (BOB, "10B 11B 12B 9K"))
+        before = await s.service.active_game(GROUP.id)
+
+        # tiles gone from the group's table: refused in private, nothing stored, the group hears nothing
         mark = s.fake.mark()
-        # his rack as it still is: the 1B 2B 3B on the table are not his (the second copies, Alice's turn)
-        await s.ask(BOB, "rack: 1B 2B 3B 9K\ntable: 1K 2K 3K | 1B 2B 3B")
-        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text == "Recorded: 1B 2B 3B (3 tiles) put down by Alice. Bob to play."
-        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("1B 2B 3B 9K")
-        # his last tiles, played by typing the new table (with an empty rack: line or none): he has won
-        await s.ask(BOB, "/rack 9K 10K 11K")
+        refused = await s.ask(BOB, "rack: 10B 11B 12B 9K 12R\ntable: 10O 11O 12O")
+        assert "lacks 1K 2K 3K" in refused.text
+        assert (await s.service.active_game(GROUP.id)).version == before.version
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("10B 11B 12B 9K")
+        assert not s.fake.sent(GROUP.id, mark)
+
+        # on Alice's turn Bob is asked first, in private, naming the group
+        asked = await s.ask(BOB, "table: 1K 2K 3K | 10B 11B 12B")
+        assert asked.text == "Family: It is Alice's turn. Whose play is this?"
         mark = s.fake.mark()
-        won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 1B 2B 3B | 9K 10K 11K")
-        assert won.text == "Played 9K 10K 11K.\nYour rack is empty: you won! /end closes the game."
+        s.fake.tap(BOB, asked, "Mine (Bob): Alice's turn is passed over")
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text.startswith("Bob put down 9K 10K 11K (3 tiles). Bob has no tile left: Bob won!")
+        assert posted.text == "Bob put down 10B 11B 12B (3 tiles, 33 points). Turn passed over: Alice. Alice to play."
+        assert "9K" not in posted.text
+        here = await s.fake.reply(BOB.id, mark, ("sendPhoto",))
+        assert here.text == "Family: " + posted.text
+        assert await table_of(s) == ["1K 2K 3K", "10B 11B 12B"]
+        assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
+
+        # "fix" with no table after it is a mistake, not an empty table
+        refused = await s.ask(BOB, "table: fix")
+        assert refused.text.startswith("Family: Write the whole table after fix") or refused.text.startswith(
+            "Write the whole table after fix"
+        )
+        assert await table_of(s) == ["1K 2K 3K", "10B 11B 12B"]
+
+        # the same sets in another order change nothing
+        mark = s.fake.mark()
+        await s.ask(BOB, "table: 10B 11B 12B | 1K 2K 3K")
+        assert not s.fake.sent(GROUP.id, mark)
+        assert await table_of(s) == ["1K 2K 3K", "10B 11B 12B"]
 
 
-async def test_a_rack_typed_with_the_table_outweighs_whose_turn_it_is(tmp_path: Path) -> None:
+async def test_a_rack_typed_with_the_table_is_what_is_left_after_the_play(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
-        await linked(s, created, (ALICE, "4R 9B 12K"), (BOB, "4R 1K"))
+        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
+        await linked(s, created, (BOB, "10B 11B 12B 9K 5R"), meld=True)
         mark = s.fake.mark()
-        await s.ask(BOB, "rack: 1K\ntable: 1R 2R 3R 4R")  # Alice's turn, but the 4R left Bob's rack
+        await s.ask(BOB, "rack: 9K 5R 6R\ntable: 1K 2K 3K | 10B 11B 12B")  # he drew 6R without telling the bot
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text == "Bob put down 4R (1 tile). Alice to play."
-        assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("4R 9B 12K")
-        assert rack_of(await s.player(GROUP.id, BOB)) == ["1K"]
+        assert posted.text == "Bob put down 10B 11B 12B (3 tiles, 33 points). Alice to play."
+        shown = await s.ask(BOB, "/rack")  # after the message's store (a chat's messages go in order)
+        assert "Your rack (3 tiles): 5R 6R 9K" in shown.text
+        # his last tiles, played by typing the new table with an empty rack: line: he has won
+        await s.ask(ALICE, "/pass", GROUP)
+        mark = s.fake.mark()
+        await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 10B 11B 12B | 5R 6R J")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text.startswith("Bob put down 5R 6R J (3 tiles, 41 points). Bob has no tile left: Bob won!")
+        assert rack_of(await s.player(GROUP.id, BOB)) == []
 
 
 async def test_last_tiles_recorded_in_the_group_say_who_won(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await linked(s, created, (ALICE, "9K 10K 11K"))
-        played = await s.ask(ALICE, "/play 9K 10K 11K", GROUP)
-        won = "Alice put down 9K 10K 11K (3 tiles). Alice has no tile left: Alice won! /end closes the game."
+        await linked(s, created, (ALICE, "10K 11K 12K"))
+        played = await s.ask(ALICE, "/play 10K 11K 12K", GROUP)
+        won = (
+            "Alice put down 10K 11K 12K (3 tiles, 33 points). Alice has no tile left: Alice won! /end closes the game."
+        )
         assert played.text == won  # and no "… to play": a win ends the turns
 
 
@@ -292,43 +368,10 @@ async def test_fix_is_read_however_it_is_written(tmp_path: Path) -> None:
         await new_game_with_two(s)
         await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
         fixed = await s.ask(ALICE, "/table Fix:\n1R 2R 3R\n5K 5O 5B", GROUP)
-        assert fixed.text == "Table corrected: 2 sets."
+        assert fixed.text == f"Table corrected: 2 sets. {CORRECTED}"
         refused = await s.ask(ALICE, "/play fix 9R 10R 11R", GROUP)
         assert "/table fix" in refused.text
         assert await table_of(s) == ["1R 2R 3R", "5B 5K 5O"]
-
-
-async def test_a_tile_whose_twin_is_on_the_table_can_be_played_by_typing_the_table(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1K 2K J", GROUP)
-        await linked(s, created, (BOB, "5R 6R J 9K"))
-        mark = s.fake.mark()
-        await s.ask(BOB, "table: 1K 2K J | 5R 6R J")
-        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text.startswith("Bob put down 5R 6R J (3 tiles).")
-        assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
-
-
-async def test_who_won_follows_the_rack_typed_with_the_table(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await linked(s, created, (BOB, "9K 10K 11K"))
-        mark = s.fake.mark()
-        await s.ask(BOB, "rack: 5B\ntable: 1K 2K 3K | 9K 10K 11K")  # he drew 5B without telling the bot
-        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text == "Bob put down 9K 10K 11K (3 tiles). Alice to play."
-        shown = await s.ask(BOB, "/rack")  # after the message's store (a chat's messages go in order)
-        assert shown.text.startswith("Your rack (1 tile): 5B")
-
-        await s.ask(BOB, "/rack 9B 10B 11B 5B")
-        mark = s.fake.mark()
-        won = await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 9K 10K 11K | 9B 10B 11B")  # 5B played elsewhere, say
-        assert won.text == "Played 9B 10B 11B.\nYour rack is empty: you won! /end closes the game."
-        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert "Bob won!" in posted.text
-        assert rack_of(await s.player(GROUP.id, BOB)) == []
 
 
 async def test_the_same_table_again_changes_nothing_and_tells_nobody(tmp_path: Path) -> None:
@@ -341,47 +384,49 @@ async def test_the_same_table_again_changes_nothing_and_tells_nobody(tmp_path: P
         assert (await s.service.active_game(GROUP.id)).version == before.version
 
 
-async def test_a_play_typed_in_private_without_a_known_rack_says_the_groups_table_changed(tmp_path: Path) -> None:
+async def test_a_play_typed_in_private_without_a_known_rack_is_recorded_without_a_word_about_racks(
+    tmp_path: Path,
+) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
+        await s.ask(ALICE, "/pass", GROUP)
         await linked(s, created, (BOB, "9K"))
         await s.service.set_rack((await s.service.active_game(GROUP.id)).id, BOB.id, [])  # a rack not known yet
-        answer = await s.ask(BOB, "table: 1K 2K 3K | 9B 10B 11B")
-        assert answer.text == "The group's table is updated. Now send your rack: rack: 3R 4R 5R J"
+        mark = s.fake.mark()
+        await s.ask(BOB, "table: 1K 2K 3K | 9B 10B 11B")
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert posted.text == "Bob put down 9B 10B 11B (3 tiles, 30 points). Alice to play."
+        assert all("rack" not in c.text for c in s.fake.sent(BOB.id, mark))
 
 
-async def test_a_single_tile_played_onto_a_set_gets_a_way_to_write_it(tmp_path: Path) -> None:
+async def test_a_rack_that_no_longer_fits_the_groups_table_is_told_in_private(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
-        await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
-        refused = await s.ask(ALICE, "/play 4R", GROUP)
-        assert "sets. To add tiles to a set on the table, write that set as it is now, like /play 1R 2R 3R 4R" in (
-            refused.text
-        )
-        assert await table_of(s) == ["1R 2R 3R"]
-        typo = await s.ask(ALICE, "/play 14R", GROUP)  # a typo gets the parser's word alone
-        assert "numbers go 1-13" in typo.text and "To add tiles" not in typo.text
-
-
-async def test_your_own_play_typed_in_private_is_confirmed_not_solved_again(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
-        await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
-        await linked(s, created, (BOB, "1B 2B 3B 9K 10K 4R"))
-        answer = await s.ask(BOB, "table: 1K 2K 3K | 1B 2B 3B")
-        assert answer.text == "Played 1B 2B 3B.\nYour rack (3 tiles): 4R 9K 10K\nAlice to play."
-
-
-async def test_a_rack_that_no_longer_fits_the_groups_table_is_asked_for_again(tmp_path: Path) -> None:
-    async with session(tmp_path) as s:
-        created = await new_game_with_two(s)
+        created = await melded_pair(s)
         await s.ask(ALICE, "/table 1K 2K 3K | 5R 6R 7R", GROUP)
+        await s.ask(ALICE, "/pass", GROUP)
         await linked(s, created, (BOB, "5R 9K"))  # out of date: both 5R are about to be on the table
         mark = s.fake.mark()
-        answer = await s.ask(BOB, "table: 1K 2K 3K | 5R 6R 7R | 5R 6R 7R")
-        assert answer.text.startswith("The group's table is updated. Your rack as I have it no longer fits")
+        await s.ask(BOB, "table: 1K 2K 3K | 5R 6R 7R | 5R 6R 7R")
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text.startswith("Recorded: 5R 6R 7R (3 tiles) put down by Alice.")
+        assert posted.text == "Bob put down 5R 6R 7R (3 tiles, 18 points). Alice to play."
+        await s.fake.replies(BOB.id, mark, 2)  # the picture of his play, then the notice
+        notice = [c.text for c in s.fake.sent(BOB.id, mark) if c.method == "sendMessage"]
+        assert any("did not hold 6R 7R" in t for t in notice), notice
         assert "9K" not in posted.text
+
+
+async def test_a_private_undo_does_not_take_back_another_players_play(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await melded_pair(s)
+        await linked(s, created, (BOB, "1B 2B 3B 9K"))
+        await s.ask(ALICE, "/play 10R 11R 12R", GROUP)
+        asked = await s.ask(BOB, "/undo")
+        assert asked.text == (
+            "Family: The last change is Alice's play, not yours. Undo it? Alice can tap, or you confirm."
+        )
+        assert [b["text"] for b in asked.buttons] == ["Undo Alice's play", "Undo my rack instead", "Cancel"]
+        assert await table_of(s) == ["10R 11R 12R"]  # nothing undone before a tap
+        undone = await s.tap(BOB, asked, "Undo my rack instead", BOB.id)
+        assert undone.text.startswith("Family: Undone: Bob's rack.")
+        assert await table_of(s) == ["10R 11R 12R"]
