@@ -56,7 +56,7 @@ def test_a_tile_with_several_places_gives_a_choice() -> None:
 
 
 def test_loose_tiles_that_fit_nowhere_are_refused_with_a_hint() -> None:
-    with pytest.raises(NoPlace, match="fits onto no set.*1R 2R 3R 4R"):
+    with pytest.raises(NoPlace, match=r"fits onto no set.*1R 2R 3R 4R"):
         readings("7B 8B 9B", "5K")
     with pytest.raises(NoPlace, match="fits onto no set"):
         readings("", "5K")

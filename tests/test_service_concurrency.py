@@ -53,7 +53,9 @@ async def test_fifty_writers_on_one_game_lose_nothing(url: str) -> None:
         assert sorted(p.seat for p in joined.players) == list(range(WRITERS))  # no seat handed out twice
 
         sets = runs(WRITERS)
-        results = await asyncio.gather(*(service.add_sets(game.id, u, [s], out_of_turn=True) for u, s in zip(users, sets, strict=True)))
+        results = await asyncio.gather(
+            *(service.add_sets(game.id, u, [s], out_of_turn=True) for u, s in zip(users, sets, strict=True))
+        )
         final = await service.game(game.id)
     finally:
         await db.dispose()

@@ -26,7 +26,7 @@ from bot.telegram import replies, texts
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.deps import Deps, deps
-from bot.telegram.errors import guarded
+from bot.telegram.errors import guarded, short
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.rack import private_only
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
@@ -146,7 +146,7 @@ async def played_this(update: Update, context: BotContext) -> None:
         await query.answer()
         await ask(
             context, chat, state, user.id, SUGGESTION,
-            f"{str(why).capitalize()}. Record this play as yours anyway? The turns before yours are passed over.",
+            f"{short(why)}. Record this play as yours anyway? The turns before yours are passed over.",
             ["Yes, I played it"], {"code": code, "stamp": stamp, "message": _message_id(query.message)},
             may_answer=[user.id],
         )  # fmt: skip
