@@ -27,10 +27,11 @@ Your game
 /rack 3R 4R 5R J - your rack (only in our private chat)
 /draw 7B - add tiles you drew
 /table 6R 7R 8R | 7K 7O 7R - the table as it is
-/play 9R 10R 11R - sets put down (yours or another player's); 1R 2R 3R 4R grows 1R 2R 3R
+/play 9R 10R 11R - record your play; 1R 2R 3R 4R grows 1R 2R 3R; /play 10B puts 10B where it fits
 /solve - the best play now, as a picture
 /status - the table and your rack
 /undo - take back your last change
+/games - the games you play, to switch between
 /fit 3R - fewest moves to get one tile onto the table
 /meld - your initial meld is made
 /pass - next player's turn
@@ -42,7 +43,8 @@ Or just send lines starting with rack: and table: and I solve at once.
 
 In a group: /new, then everyone /join. Tap "My rack" to set your rack privately and
 solve there; tap "I played this" and the group sees the new table, never your rack.
-A group's table keeps every tile on it; to correct a mistake write /table fix and the whole table."""
+A group's table keeps every tile on it; to correct a mistake write /table fix and the whole table.
+A play on someone else's turn, or a first play below the meld, is asked about before it is recorded."""
 
 WON = "Your rack is empty: you won! /end closes the game."
 STALE_RACK = (
