@@ -87,8 +87,8 @@ def main() -> int:
     from telegram.error import InvalidToken
 
     from bot.storage import migrate
-    from bot.telegram import collector
     from bot.telegram.app import ALLOWED_UPDATES, build_application
+    from bot.telegram.runtime import collector
 
     migrate.upgrade(settings.database_url)
     application = build_application(settings)

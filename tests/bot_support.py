@@ -20,7 +20,7 @@ from bot.game import PlayerState
 from bot.settings import Settings
 from bot.storage import GameService
 from bot.telegram.app import ALLOWED_UPDATES, BotApplication, build_application
-from bot.telegram.deps import KEY, Deps
+from bot.telegram.runtime.deps import KEY, Deps
 from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
 from tests.storage_support import migrated

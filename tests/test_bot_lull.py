@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.telegram.lull import Lull
+from bot.telegram.runtime.lull import Lull
 
 
 async def test_a_store_goes_ahead_when_no_answer_is_under_way() -> None:

@@ -11,7 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot.telegram.processes import SolverProcesses
+from bot.telegram.runtime.processes import SolverProcesses
 
 
 def ready() -> None:

@@ -23,12 +23,12 @@ from telegram.error import InvalidToken
 from telegram.ext import AIORateLimiter
 from telegram.request import HTTPXRequest
 
-import bot.telegram.turns as turns
-import bot.telegram.work as work
+import bot.telegram.runtime.turns as turns
+import bot.telegram.runtime.work as work
 from bot.run import NO_TOKEN, REFUSED_TOKEN, RedactSecret, configure_logging
-from bot.telegram import commands
 from bot.telegram.app import build_application
-from bot.telegram.uploads import whole_body
+from bot.telegram.runtime.uploads import whole_body
+from bot.telegram.words import commands
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Solution
@@ -384,7 +384,7 @@ def test_the_fake_reads_the_spec_in_place() -> None:
 
 
 def test_objective_codes_round_trip() -> None:
-    from bot.telegram.replies import objective_code, objective_of
+    from bot.telegram.words.replies import objective_code, objective_of
 
     for objective in Objective:
         assert objective_of(objective_code(objective)) is objective

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.telegram.turns import MS_PER_TILE, Turns
+from bot.telegram.runtime.turns import MS_PER_TILE, Turns
 
 
 class _Queue:

@@ -10,7 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot.telegram.uploads import CONNECTION_POOL_SIZE, telegram_request, whole_body
+from bot.telegram.runtime.uploads import CONNECTION_POOL_SIZE, telegram_request, whole_body
 from tests.bot_support import PNG
 
 

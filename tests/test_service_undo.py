@@ -169,9 +169,7 @@ async def test_a_rack_is_undone_only_by_its_owner(service: GameService, game: Ga
     assert p is not None and [str(t) for t in p.rack] == ["13K"]
 
 
-async def test_someone_elses_table_change_is_undone_only_when_confirmed(
-    service: GameService, game: GameState
-) -> None:
+async def test_someone_elses_table_change_is_undone_only_when_confirmed(service: GameService, game: GameState) -> None:
     await service.record_play(game.id, ALICE, table("3-7R | 9K 9O 9B"), player=ALICE)
     choice = await service.undo_choice(game.id, BOB)
     assert choice.theirs is not None and choice.theirs.kind is EventKind.PLAY_RECORDED

@@ -31,16 +31,18 @@ from telegram.ext import (
 
 from bot.settings import Settings
 from bot.storage import GameService, open_database
-from bot.telegram import callbacks, commands, lobby, questions, rack, solving, table, text
+from bot.telegram import callbacks
 from bot.telegram.context import BotContext
-from bot.telegram.deps import KEY, Deps
 from bot.telegram.errors import on_error
-from bot.telegram.migration import chat_migrated
-from bot.telegram.ordering import PerChatOrder
-from bot.telegram.processes import SolverProcesses
-from bot.telegram.turns import Turns
-from bot.telegram.uploads import telegram_request
-from bot.telegram.work import warm, worker_start
+from bot.telegram.handlers import lobby, messages, questions, racks, solving, table
+from bot.telegram.handlers.migration import chat_migrated
+from bot.telegram.runtime.deps import KEY, Deps
+from bot.telegram.runtime.ordering import PerChatOrder
+from bot.telegram.runtime.processes import SolverProcesses
+from bot.telegram.runtime.turns import Turns
+from bot.telegram.runtime.uploads import telegram_request
+from bot.telegram.runtime.work import warm, worker_start
+from bot.telegram.words import commands
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +127,8 @@ def add_handlers(application: BotApplication) -> None:
         "rules": lobby.rules_command,
         "end": lobby.end,
         "games": lobby.games,
-        "rack": rack.rack,
-        "draw": rack.draw,
+        "rack": racks.rack,
+        "draw": racks.draw,
         "table": table.table,
         "play": table.play,
         "undo": table.undo,
@@ -146,10 +148,10 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(questions.answered, pattern=r"^q:"))
     application.add_handler(CallbackQueryHandler(lobby.switch_game, pattern=callbacks.SWITCH_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=r"^j$"))
-    application.add_handler(CallbackQueryHandler(text.tile_kind, pattern=r"^k:[rdb](:.*)?$"))
+    application.add_handler(CallbackQueryHandler(messages.tile_kind, pattern=r"^k:[rdb](:.*)?$"))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
-    application.add_handler(MessageHandler(only_messages & filters.COMMAND, text.unknown_command))
-    application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, text.plain_text))
+    application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
+    application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))
     application.add_error_handler(on_error)
 
 

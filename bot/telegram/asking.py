@@ -15,7 +15,7 @@ from bot.game import GameState
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
+from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label
 
 

@@ -9,7 +9,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.game import GameState
 from bot.storage import GameService
-from bot.telegram.deps import KEY, Deps
+from bot.telegram.runtime.deps import KEY, Deps
 
 
 class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

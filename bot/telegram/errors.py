@@ -19,11 +19,11 @@ from typing import Any
 from telegram import Chat, Update
 from telegram.error import TelegramError
 
-from bot.telegram import commands
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
-from bot.telegram.texts import TOO_LONG
+from bot.telegram.words import commands
+from bot.telegram.words.texts import TOO_LONG
 from solver.errors import RummikubError
 
 log = logging.getLogger(__name__)

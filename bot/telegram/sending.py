@@ -18,8 +18,8 @@ from telegram.error import ChatMigrated, TelegramError
 
 from bot.game import GameState
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.games import is_group
+from bot.telegram.runtime.deps import deps
 
 log = logging.getLogger(__name__)
 

@@ -22,16 +22,16 @@ from bot.game.errors import NoTiles, NotYourTurn, StaleSuggestion
 from bot.game.plays import turn_check
 from bot.game.seats import ensure_running
 from bot.storage.service import Question
-from bot.telegram import replies, texts
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
-from bot.telegram.deps import Deps, deps
 from bot.telegram.errors import guarded, short
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
-from bot.telegram.rack import private_only
+from bot.telegram.handlers.racks import private_only
+from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.runtime.work import Answer, answer_for, group_picture, solve_position
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import fingerprint
-from bot.telegram.work import Answer, answer_for, group_picture, solve_position
+from bot.telegram.words import replies, texts
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
 from solver.solution import Objective, Solution

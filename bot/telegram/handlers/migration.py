@@ -12,8 +12,8 @@ import logging
 from telegram import Update
 
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
+from bot.telegram.runtime.deps import deps
 
 log = logging.getLogger(__name__)
 

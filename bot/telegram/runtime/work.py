@@ -13,7 +13,7 @@ import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.telegram import collector
+from bot.telegram.runtime import collector
 from render import render_solution, render_table, warm_up
 from solver.kept import warm_forms
 from solver.planner import numbered, plan_of

@@ -22,13 +22,13 @@ from bot.game.codec import decode_table, decode_tiles, encode_table
 from bot.game.errors import NotAnOpening, NotYourTurn
 from bot.game.placing import Placement
 from bot.storage.service import Question
-from bot.telegram import replies
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.games import in_group_game, name_of, speaker
+from bot.telegram.runtime.deps import deps
+from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat
-from bot.telegram.work import play_picture
+from bot.telegram.words import replies
 from solver.errors import RummikubError
 from solver.notation import format_tiles
 

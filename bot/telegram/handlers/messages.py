@@ -20,17 +20,17 @@ from telegram.error import BadRequest
 from bot.game import GameState, PlayerState
 from bot.game.tiles import table_tiles
 from bot.storage import GameService
-from bot.telegram import replies, texts
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
-from bot.telegram.lull import Lull
+from bot.telegram.handlers.racks import private_only
+from bot.telegram.handlers.solving import send_answer, start_solving
+from bot.telegram.handlers.table import change_shared_table, fix_word, read_table_for, set_table, show_table
 from bot.telegram.parsing import misspelt_keyword, parse_position
-from bot.telegram.rack import private_only
+from bot.telegram.runtime.deps import deps
+from bot.telegram.runtime.lull import Lull
 from bot.telegram.sending import say
-from bot.telegram.solving import send_answer, start_solving
-from bot.telegram.table import change_shared_table, fix_word, read_table_for, set_table, show_table
+from bot.telegram.words import replies, texts
 from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
@@ -148,7 +148,7 @@ async def _answer(
         await show_table(update, context, state, f"{done}Now send your rack: rack: 3R 4R 5R J")
         return
     # The answer goes out as soon as it is solved. Storing the same position is bookkeeping nobody waits
-    # for, so it waits for a lull in the answers (``bot.telegram.lull``); the chat's next message waits
+    # for, so it waits for a lull in the answers (``bot.telegram.runtime.lull``); the chat's next message waits
     # for it. In a burst of chats, answers that waited for the stores came out hundreds of milliseconds
     # later (BENCHMARKS.md, Bot).
     solving = start_solving(d, wanted, mine, Objective.TILES)

@@ -18,10 +18,10 @@ from telegram.ext import ContextTypes
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
-from bot.telegram.lull import Lull
-from bot.telegram.processes import SolverProcesses
+from bot.telegram.runtime.lull import Lull
+from bot.telegram.runtime.processes import SolverProcesses
+from bot.telegram.runtime.turns import Turns
 from bot.telegram.suggestions import Suggestions
-from bot.telegram.turns import Turns
 
 KEY = "rummikub"
 log = logging.getLogger(__name__)

@@ -14,13 +14,14 @@ from telegram.error import BadRequest
 
 from bot.game.errors import AlreadyAnswered
 from bot.storage.service import Question
-from bot.telegram import callbacks, lobby, solving, table
+from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
-from bot.telegram.recording import PLAY, play_answered
+from bot.telegram.handlers import lobby, solving, table
+from bot.telegram.handlers.plays import PLAY, play_answered
+from bot.telegram.runtime.deps import deps
 from solver.errors import RummikubError
 
 Answered = Callable[[Update, BotContext, Question, int], Awaitable[None]]

@@ -20,16 +20,16 @@ from bot.game.table import lost_message
 from bot.game.tiles import table_key, table_tiles
 from bot.game.undoing import owner
 from bot.storage.service import Question
-from bot.telegram import replies
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.handlers.plays import PlayDraft, advance
 from bot.telegram.parsing import command_text
-from bot.telegram.recording import PlayDraft, advance
+from bot.telegram.runtime.deps import deps
+from bot.telegram.runtime.work import table_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
-from bot.telegram.work import table_picture
+from bot.telegram.words import replies
 from solver.errors import RummikubError
 from solver.fit import fit
 from solver.notation import format_table, parse_table, parse_table_chunks, parse_tiles

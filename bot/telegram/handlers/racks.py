@@ -14,13 +14,13 @@ from telegram.error import TelegramError
 
 from bot.game.errors import NoGame
 from bot.game.state import GameState
-from bot.telegram import replies, texts
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
 from bot.telegram.parsing import command_text
+from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
+from bot.telegram.words import replies, texts
 from solver.notation import parse_tiles
 
 log = logging.getLogger(__name__)

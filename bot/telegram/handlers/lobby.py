@@ -8,16 +8,17 @@ from bot.game import GameState
 from bot.game.codec import decode_rules, encode_rules
 from bot.game.errors import NoGame
 from bot.storage.service import Question
-from bot.telegram import callbacks, replies, texts
+from bot.telegram import callbacks
 from bot.telegram.asking import ask
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
-from bot.telegram.deps import deps
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
+from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, post_to_game_chat, say
+from bot.telegram.words import replies, texts
 from solver.errors import RummikubError
 from solver.rules import Rules
 

@@ -1,0 +1,1 @@
+"""The runtime machinery: dependencies, solver processes and their queue, per-chat order, uploads."""

@@ -1,0 +1,1 @@
+"""The words and buttons the bot shows: replies, fixed texts, the command menus."""
