@@ -2,7 +2,8 @@
 
 Telegram gives a button at most 64 bytes of data, and anyone can send any data: everything read back here is
 validated before a handler sees it, and a button is only good in the kind of chat it was made for (a button
-meant for a private chat does nothing in a group, where it could show a rack).
+meant for a private chat does nothing in a group, where it could show a rack). A parse that fails gives
+None, and the handler answers that the button is stale; nothing is changed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from bot.telegram.chats import PRIVATE, SHARED, ChatKind
 #: Telegram's limit on a button's data
 LIMIT = 64
 
+
+def _fits(data: str) -> str:
+    assert len(data.encode()) <= LIMIT, data
+    return data
+
+
+# --- questions asked with buttons (``asking``): q:<token>:<g|p>:<option or x> ----------------------------
+
 _ANSWER = re.compile(r"^q:([A-Za-z0-9_-]{8,24}):([gp]):(\d{1,2}|x)$")
+ANSWER_PATTERN = r"^q:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +39,10 @@ class Answer:
 
 def answer(token: str, option: int | None, where: ChatKind) -> str:
     """The data of a question's button (``option`` None: Cancel)."""
-    data = f"q:{token}:{'p' if where is PRIVATE else 'g'}:{'x' if option is None else option}"
-    assert len(data.encode()) <= LIMIT, data
-    return data
+    return _fits(f"q:{token}:{'p' if where is PRIVATE else 'g'}:{'x' if option is None else option}")
 
 
 def parse_answer(data: str, tapped_in: ChatKind) -> Answer | None:
-    """The answer a button carries, or None for data that is not one of ours or that was tapped in the other
-    kind of chat."""
     m = _ANSWER.match(data)
     if m is None:
         return None
@@ -47,19 +53,101 @@ def parse_answer(data: str, tapped_in: ChatKind) -> Answer | None:
     return Answer(m.group(1), option, where)
 
 
-_SWITCH = re.compile(r"^g:(\d{1,18})$")
+# --- a suggestion's buttons (private): p:<game>:<t|p>:<fingerprint> and o:<game>:<t|p> ---------------
+
+_PLAYED = re.compile(r"^p:(\d{1,19}):([tp]):([0-9a-f]{12})$")
+_OTHER = re.compile(r"^o:(\d{1,19}):([tp])$")
+PLAYED_PATTERN = r"^p:"
+OTHER_PATTERN = r"^o:"
+
+
+@dataclass(frozen=True, slots=True)
+class Suggested:
+    """A suggestion's button: its game, the objective's code (``t`` tiles, ``p`` points), and for "I played
+    this" the fingerprint of the position it was solved for."""
+
+    game_id: int
+    objective: str
+    stamp: str = ""
+
+
+def played_this(game_id: int, objective: str, stamp: str) -> str:
+    return _fits(f"p:{game_id}:{objective}:{stamp}")
+
+
+def other_objective(game_id: int, objective: str) -> str:
+    return _fits(f"o:{game_id}:{objective}")
+
+
+def parse_played_this(data: str, tapped_in: ChatKind) -> Suggested | None:
+    m = _PLAYED.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return Suggested(int(m.group(1)), m.group(2), m.group(3))
+
+
+def parse_other_objective(data: str, tapped_in: ChatKind) -> Suggested | None:
+    m = _OTHER.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return Suggested(int(m.group(1)), m.group(2))
+
+
+# --- the group's Join (shared) and the greeting's example (private) ----------------------------------
+
+JOIN = "j"
+EXAMPLE = "x"
+JOIN_PATTERN = r"^j$"
+EXAMPLE_PATTERN = r"^x$"
+
+
+def is_join(data: str, tapped_in: ChatKind) -> bool:
+    return data == JOIN and tapped_in is SHARED
+
+
+def is_example(data: str, tapped_in: ChatKind) -> bool:
+    return data == EXAMPLE and tapped_in is PRIVATE
+
+
+# --- "what are these tiles?" (private): k:<r|d|b>[:<tiles>] -------------------------------------------
+
+_TILE_KIND = re.compile(r"^k:([rdb])(?::([0-9A-Za-z,]{1,60}))?$")
+TILE_KIND_PATTERN = r"^k:"
+
+
+@dataclass(frozen=True, slots=True)
+class TileKind:
+    """The answer to "what are these tiles?": ``r`` the rack, ``d`` tiles drawn, ``b`` the table; ``tiles``
+    when they fitted in the button (else they are read from the question's message)."""
+
+    kind: str
+    tiles: str | None
+
+
+def tile_kind(kind: str, tiles: str) -> str:
+    """The button's data, with the tiles in it when they fit Telegram's 64 bytes."""
+    data = f"k:{kind}:{tiles}"
+    return data if len(data.encode()) <= LIMIT else _fits(f"k:{kind}")
+
+
+def parse_tile_kind(data: str, tapped_in: ChatKind) -> TileKind | None:
+    m = _TILE_KIND.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return TileKind(m.group(1), m.group(2))
+
+
+# --- /games (private): g:<game> -------------------------------------------------------------------------
+
+_SWITCH = re.compile(r"^g:(\d{1,19})$")
+SWITCH_PATTERN = r"^g:"
 
 
 def switch(game_id: int) -> str:
     """The data of a /games button: tie this private chat to that game (only ever good in a private chat)."""
-    return f"g:{game_id}"
+    return _fits(f"g:{game_id}")
 
 
 def parse_switch(data: str, tapped_in: ChatKind) -> int | None:
-    """The game a /games button names, or None (not ours, or tapped outside a private chat)."""
     m = _SWITCH.match(data)
     return int(m.group(1)) if m is not None and tapped_in is PRIVATE else None
-
-
-ANSWER_PATTERN = _ANSWER.pattern
-SWITCH_PATTERN = r"^g:"

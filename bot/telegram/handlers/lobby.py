@@ -34,7 +34,7 @@ async def start(update: Update, context: BotContext) -> None:
     if payload:
         await link(update, context, payload)
         return
-    example = InlineKeyboardMarkup([[InlineKeyboardButton("▶️ Try the example", callback_data="x")]])
+    example = InlineKeyboardMarkup([[InlineKeyboardButton("▶️ Try the example", callback_data=callbacks.EXAMPLE)]])
     await say(update, context, texts.START, example)
 
 
@@ -153,7 +153,9 @@ async def join(update: Update, context: BotContext) -> None:
 @guarded
 async def join_button(update: Update, context: BotContext) -> None:
     query = update.callback_query
-    assert query is not None
+    assert query is not None and query.data is not None
+    if not callbacks.is_join(query.data, kind_of(speaker(update)[0])):
+        raise RummikubError(texts.STALE_BUTTON)
     _, user = speaker(update)
     state = await _join(update, context)
     await query.answer("You're in!")

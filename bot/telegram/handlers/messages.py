@@ -20,6 +20,8 @@ from telegram.error import BadRequest
 from bot.game import GameState, PlayerState
 from bot.game.tiles import table_tiles
 from bot.storage import GameService
+from bot.telegram import callbacks
+from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
@@ -31,6 +33,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.lull import Lull
 from bot.telegram.sending import say
 from bot.telegram.words import replies, texts
+from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
@@ -208,10 +211,12 @@ async def tile_kind(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     chat, user = speaker(update)
-    parts = query.data.split(":", 2)
-    kind = parts[1]
-    if len(parts) == 3:
-        written = parts[2].replace(",", " ")
+    tapped = callbacks.parse_tile_kind(query.data, kind_of(chat))
+    if tapped is None:
+        raise RummikubError(STALE)
+    kind = tapped.kind
+    if tapped.tiles is not None:
+        written = tapped.tiles.replace(",", " ")
     else:  # the tiles did not fit in the button: read them from the message it answered
         quoted = query.message.reply_to_message if isinstance(query.message, Message) else None
         if quoted is None or not quoted.text:

@@ -22,6 +22,7 @@ from bot.telegram.games import speaker
 from bot.telegram.handlers import lobby, solving, table
 from bot.telegram.handlers.plays import PLAY, play_answered
 from bot.telegram.runtime.deps import deps
+from bot.telegram.words import texts
 from solver.errors import RummikubError
 
 Answered = Callable[[Update, BotContext, Question, int], Awaitable[None]]
@@ -32,7 +33,7 @@ FEATURES: dict[str, Answered] = {
     lobby.NEW: lobby.new_answered,
     solving.SUGGESTION: solving.suggestion_answered,
 }
-STALE = "This button is from an earlier question or game; nothing was done"
+STALE = texts.STALE_BUTTON
 
 
 @guarded

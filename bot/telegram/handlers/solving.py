@@ -22,7 +22,9 @@ from bot.game.errors import NoTiles, NotYourTurn, StaleSuggestion
 from bot.game.plays import turn_check
 from bot.game.seats import ensure_running
 from bot.storage.service import Question
+from bot.telegram import callbacks
 from bot.telegram.asking import ask
+from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
@@ -32,6 +34,8 @@ from bot.telegram.runtime.work import Answer, answer_for, group_picture, solve_p
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import fingerprint
 from bot.telegram.words import replies, texts
+from bot.telegram.words.texts import STALE_BUTTON as STALE
+from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
 from solver.solution import Objective, Solution
@@ -117,7 +121,10 @@ async def other_objective(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     _, user = speaker(update)
-    _, game_id, code = query.data.split(":")
+    tapped = callbacks.parse_other_objective(query.data, kind_of(speaker(update)[0]))
+    if tapped is None:
+        raise RummikubError(STALE)
+    game_id, code = tapped.game_id, tapped.objective
     state = context.game = await deps(context).service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
@@ -135,7 +142,10 @@ async def played_this(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     chat, user = speaker(update)
-    _, game_id, code, stamp = query.data.split(":")
+    tapped = callbacks.parse_played_this(query.data, kind_of(chat))
+    if tapped is None:
+        raise RummikubError(STALE)
+    game_id, code, stamp = tapped.game_id, tapped.objective, tapped.stamp
     d = deps(context)
     state = context.game = await d.service.game(int(game_id))
     ensure_running(state)
@@ -221,8 +231,10 @@ async def play_suggestion(
 async def example(update: Update, context: BotContext) -> None:
     """The greeting's example, solved without touching any game."""
     query = update.callback_query
-    assert query is not None
+    assert query is not None and query.data is not None
     chat, _ = speaker(update)
+    if not callbacks.is_example(query.data, kind_of(chat)):
+        raise RummikubError(STALE)
     await query.answer()
     d = deps(context)
     rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.game import GameResult, GameState, PlayerState
+from bot.telegram import callbacks
 from bot.telegram.links import deep_link
 from solver.notation import format_tiles
 from solver.rules import Rules
@@ -85,8 +86,8 @@ def solve_buttons(game_id: int, solution: Solution, fingerprint: str) -> InlineK
     label = "Most tiles instead" if other is Objective.TILES else "Most points instead"
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton("✅ I played this", callback_data=f"p:{game_id}:{code}:{fingerprint}")],
-            [InlineKeyboardButton(label, callback_data=f"o:{game_id}:{objective_code(other)}")],
+            [InlineKeyboardButton("✅ I played this", callback_data=callbacks.played_this(game_id, code, fingerprint))],
+            [InlineKeyboardButton(label, callback_data=callbacks.other_objective(game_id, objective_code(other)))],
         ]
     )
 
@@ -95,7 +96,7 @@ def group_buttons(bot_username: str, invite: str, *, join: bool) -> InlineKeyboa
     """Join (in the group) and the deep link to the player's private chat, already tied to this game."""
     row = [InlineKeyboardButton("🔒 My rack", url=deep_link(bot_username, invite))]
     if join:
-        row.insert(0, InlineKeyboardButton("🙋 Join", callback_data="j"))
+        row.insert(0, InlineKeyboardButton("🙋 Join", callback_data=callbacks.JOIN))
     return InlineKeyboardMarkup([row])
 
 
@@ -161,6 +162,5 @@ def tile_kind_buttons(tiles: Sequence[Tile]) -> InlineKeyboardMarkup:
     options = [("My rack", "r"), ("Tiles I drew", "d"), ("The table", "b")]
     buttons = []
     for label, kind in options:
-        data = f"k:{kind}:{packed}"
-        buttons.append(InlineKeyboardButton(label, callback_data=data if len(data.encode()) <= 64 else f"k:{kind}"))
+        buttons.append(InlineKeyboardButton(label, callback_data=callbacks.tile_kind(kind, packed)))
     return InlineKeyboardMarkup([buttons])

@@ -51,6 +51,7 @@ STALE_RACK = (
     "Your rack as I have it no longer fits the deck with the group's table (some of its tiles must be on the "
     "table now): send your rack again, like rack: 3R 4R 5R J"
 )
+STALE_BUTTON = "This button is from an earlier question or game; nothing was done"
 UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
 NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
 TOO_LONG = "That message is too long ({length} characters); I read at most {limit}. Send the rack and the table apart."

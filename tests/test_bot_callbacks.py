@@ -1,0 +1,76 @@
+"""Callback data: packed and parsed in one place, checked for its form, its length and the kind of chat, and
+every tap answered, a forged or stale one too (end to end through the fake Bot API)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.telegram import callbacks
+from bot.telegram.chats import PRIVATE, SHARED
+from tests.bot_support import ALICE, session
+from tests.fake_bot_api import Call
+from tests.test_bot_group import GROUP, new_game_with_two
+
+
+def test_each_button_reads_back_what_it_carries_and_fits_telegrams_limit() -> None:
+    data = callbacks.played_this(2**62, "p", "0123456789ab")
+    assert len(data.encode()) <= callbacks.LIMIT
+    assert callbacks.parse_played_this(data, PRIVATE) == callbacks.Suggested(2**62, "p", "0123456789ab")
+    assert callbacks.parse_other_objective(callbacks.other_objective(7, "t"), PRIVATE) == callbacks.Suggested(7, "t")
+    answer = callbacks.answer("abcdefghijkl", 3, SHARED)
+    assert callbacks.parse_answer(answer, SHARED) == callbacks.Answer("abcdefghijkl", 3, SHARED)
+    assert callbacks.parse_answer(callbacks.answer("abcdefghijkl", None, PRIVATE), PRIVATE) == callbacks.Answer(
+        "abcdefghijkl", None, PRIVATE
+    )
+    assert callbacks.parse_switch(callbacks.switch(12), PRIVATE) == 12
+    assert callbacks.parse_tile_kind(callbacks.tile_kind("d", "3R,4R"), PRIVATE) == callbacks.TileKind("d", "3R,4R")
+    many = ",".join(["13R"] * 30)
+    assert callbacks.parse_tile_kind(callbacks.tile_kind("r", many), PRIVATE) == callbacks.TileKind("r", None)
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["p:1:t:0123456789ab", "o:1:p", "x", "k:r:3R", "g:5", "q:abcdefghijkl:p:0"],
+)
+def test_a_private_chats_button_does_nothing_in_a_group(data: str) -> None:
+    parsed = [
+        callbacks.parse_played_this(data, SHARED),
+        callbacks.parse_other_objective(data, SHARED),
+        callbacks.is_example(data, SHARED) or None,
+        callbacks.parse_tile_kind(data, SHARED),
+        callbacks.parse_switch(data, SHARED),
+        callbacks.parse_answer(data, SHARED),
+    ]
+    assert parsed == [None] * 6
+    assert not callbacks.is_join("j", PRIVATE) and callbacks.is_join("j", SHARED)
+
+
+@pytest.mark.parametrize(
+    "data", ["p:1:t:XYZ", "p:1:t:0123456789ab:extra", "o:1:z", "q:short:p:0", "q:abcdefghijkl:p:999", "g:-1", "k:z"]
+)
+def test_forged_data_reads_as_nothing(data: str) -> None:
+    for where in (PRIVATE, SHARED):
+        assert callbacks.parse_played_this(data, where) is None
+        assert callbacks.parse_other_objective(data, where) is None
+        assert callbacks.parse_answer(data, where) is None
+        assert callbacks.parse_switch(data, where) is None
+        assert callbacks.parse_tile_kind(data, where) is None
+
+
+async def test_a_forged_or_misplaced_tap_is_answered_and_changes_nothing(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        before = await s.service.active_game(GROUP.id)
+        for data in ("p:1:t:0123456789ab", "zzz", "q:abcdefghijkl:g:0", "g:1"):
+            forged = Call("sendMessage", {**created.params, "reply_markup": {
+                "inline_keyboard": [[{"text": "Forged", "callback_data": data}]]}}, created.files, created.at,
+                created.result)  # fmt: skip
+            mark = s.fake.mark()
+            s.fake.tap(ALICE, forged, "Forged")
+            alert = await s.fake.call("answerCallbackQuery", mark)
+            assert alert.params.get("show_alert") is True, (data, alert.params)
+            assert any(w in alert.params["text"] for w in ("earlier", "private chat", "answered")), alert.params
+        after = await s.service.active_game(GROUP.id)
+        assert after.version == before.version
