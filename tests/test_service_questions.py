@@ -1,0 +1,64 @@
+"""Questions asked with buttons: kept in the database, answered once (in the same transaction as the change),
+whichever process or tap comes first."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.game import errors as e
+from bot.game.undoing import undo_choice
+from bot.storage import GameService
+from tests.storage_support import ALICE, BOB, service_at, table, tiles, two_player_game
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    async with service_at(tmp_path) as s:
+        yield s
+
+
+async def test_a_question_is_answered_once_with_its_change(service: GameService) -> None:
+    game = await two_player_game(service)
+    token = await service.ask(game.id, ALICE, "play", {"note": "x"})
+    asked = await service.question(token)
+    assert (asked.game_id, asked.user_id, asked.kind, asked.payload) == (game.id, ALICE, "play", {"note": "x"})
+    answers = await asyncio.gather(
+        *(service.record_play(game.id, ALICE, table("10-12R"), answering=token) for _ in range(2)),
+        return_exceptions=True,
+    )
+    assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", "Played"]
+    state = await service.game(game.id)
+    assert [str(s) for s in state.table] == ["10R 11R 12R"]  # recorded once
+    with pytest.raises(e.AlreadyAnswered):
+        await service.question(token)
+
+
+async def test_a_refused_change_keeps_its_question(service: GameService) -> None:
+    game = await two_player_game(service)
+    token = await service.ask(game.id, ALICE, "play", {})
+    with pytest.raises(e.NotAnOpening):
+        await service.record_play(game.id, ALICE, table("1-3R"), answering=token)
+    assert (await service.question(token)).token == token  # still there to answer
+    await service.drop_question(token)
+    with pytest.raises(e.AlreadyAnswered):
+        await service.drop_question(token)
+
+
+async def test_undo_offers_your_own_change_and_a_later_public_one(service: GameService) -> None:
+    game = await two_player_game(service)
+    await service.set_rack(game.id, BOB, tiles("1B 2B"))
+    await service.add_sets(game.id, ALICE, table("10-12R"))
+    history = await service.history(game.id)
+    choice = undo_choice(history, BOB)
+    assert choice.mine is not None and choice.mine.kind.value == "rack_set"
+    assert choice.theirs is not None and choice.theirs.kind.value == "play_recorded"
+    # Bob's rack is never someone else's to undo
+    assert undo_choice(history, ALICE).mine is not None
+    assert undo_choice(history, ALICE).theirs is None
+    await service.undo(game.id, BOB)  # his own: the rack, though a play came after it
+    bob = (await service.game(game.id)).player(BOB)
+    assert bob is not None and bob.rack == ()
