@@ -164,3 +164,21 @@ async def test_fifty_writers_from_two_engines_on_postgres(migrated: str) -> None
     assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
     assert final.version == game.version + 50
     assert events == 2 + 50  # started, joined, and one per play
+
+
+async def test_a_question_is_answered_once_across_two_engines_on_postgres(migrated: str) -> None:
+    """Two bot processes taking the same tap: one records the play, the other finds the question gone."""
+    dbs = [open_database(migrated), open_database(migrated)]
+    services = [GameService(db) for db in dbs]
+    try:
+        game = await services[0].new_game(-503, ALICE, join_as="Alice")
+        token = await services[0].ask(game.id, ALICE, "play", {"step": "opening"})
+        answers = await asyncio.gather(
+            *(s.record_play(game.id, ALICE, table("1-3R"), opening_waived=True, answering=token) for s in services),
+            return_exceptions=True,
+        )
+        final = await services[1].game(game.id)
+    finally:
+        await asyncio.gather(*(db.dispose() for db in dbs))
+    assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", "Played"]
+    assert [str(s) for s in final.table] == ["1R 2R 3R"]
