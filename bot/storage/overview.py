@@ -1,0 +1,62 @@
+"""An operator's reads of a chat's game (``python -m bot game``): the game, its number of changes, a link.
+
+Read-only and apart from ``GameService``: the service is what the bot changes games through, and an
+operator looking at a game from the terminal must never take its locks or write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from bot.game.state import GameState
+from bot.storage import reads
+from bot.storage.database import Database
+from bot.storage.models import Event, Game, Link
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """A chat's current game, how many events its history holds, and (for a private chat) the group chat
+    whose game the user's private chat is tied to."""
+
+    state: GameState
+    changes: int
+    tied_to: int | None
+
+
+async def current_game(db: Database, chat_id: int) -> GameState | None:
+    """The chat's running game, else its newest ended game, else None."""
+    for statement in (reads.RUNNING_IN, reads.NEWEST_IN):
+        found = reads.states_of(await db.rows(statement, {"chat_id": chat_id}))
+        if found:
+            return found[0]
+    return None
+
+
+async def count_changes(db: Database, game_id: int) -> int:
+    """Events in the game's history, undo entries included (what ``GameService.count_events`` counts)."""
+    query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
+    rows = await db.rows(query)
+    return int(rows[0][0]) if rows else 0
+
+
+async def tied_to(db: Database, user_id: int) -> int | None:
+    """The chat id of the game the user's private chat is linked to (``links``), running or not; None if none."""
+    query = select(Game.chat_id).join(Link, Link.game_id == Game.id).where(Link.user_id == user_id)
+    rows = await db.rows(query)
+    return int(rows[0][0]) if rows else None
+
+
+async def overview(db: Database, chat_id: int) -> Overview | None:
+    """Everything ``python -m bot game`` shows about a chat; None when the chat never had a game.
+
+    A private chat's id is its user's id (Telegram's convention), so positive chat ids are looked up in
+    ``links``; groups (negative ids) are never tied to anything.
+    """
+    state = await current_game(db, chat_id)
+    if state is None:
+        return None
+    link = await tied_to(db, chat_id) if chat_id > 0 else None
+    return Overview(state, await count_changes(db, state.id), link)

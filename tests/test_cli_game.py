@@ -1,0 +1,159 @@
+"""`python -m bot game CHAT_ID`: an operator reads a chat's game that the real bot built, straight from the database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.__main__ import main
+from tests.bot_support import ALICE, BOB, CAROL, Session, session, tie_private_chat
+from tests.fake_bot_api import Chat
+
+GROUP = Chat(-100111, "group", "Family")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def group_game(s: Session) -> None:
+    """Alice has a private game of her own; then in the group she starts a game, Bob joins by tapping Join,
+    the table is set, both tie their private chats and set racks there, and Bob plays in the group."""
+    await s.ask(ALICE, "/rack 1K 2K")  # her private chat's own game
+    created = await s.ask(ALICE, "/new", GROUP)
+    joined = await s.tap(BOB, created, "Join", GROUP.id)
+    assert "Bob joined" in joined.text
+    await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R", GROUP)
+    await tie_private_chat(s, created, ALICE, "3R 4R 5R 11K J", meld=True)
+    await tie_private_chat(s, created, BOB, "1B 2B 3B 9K")
+    played = await s.ask(BOB, "/play 1B 2B 3B", GROUP)
+    assert played.text.startswith("Bob put down 1B 2B 3B")
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run ``python -m bot`` in this process (main, as ``__main__`` does); its status, stdout and stderr."""
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    async with session(tmp_path) as s:
+        await group_game(s)
+        game = await s.service.active_game(GROUP.id)
+        changes = await s.service.count_events(game.id)
+        # started, Alice seated, Bob joined, the table, two racks, Alice's meld, Bob's play
+        assert changes == 8
+        url = s.database_url
+        # the command runs its own event loop, as from the terminal: in a thread beside the bot's
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
+        assert (code, err) == (0, "")
+        shown: dict[str, Any] = json.loads(out)
+        assert shown == {
+            "chat_id": GROUP.id,
+            "status": "open",
+            "rules": {"numbers": 13, "colours": 4, "copies": 2, "jokers": 2, "smallest_set": 3, "initial_meld": 30},
+            "table": ["6R 7R 8R", "7R 7K 7O", "1B 2B 3B"],
+            "turn": ALICE.id,
+            "players": [
+                {
+                    "user_id": ALICE.id,
+                    "name": "Alice",
+                    "rack": ["3R", "4R", "5R", "11K", "J"],
+                    "rack_size": 5,
+                    "melded": True,
+                },
+                {"user_id": BOB.id, "name": "Bob", "rack": ["9K"], "rack_size": 1, "melded": True},
+            ],
+            "changes": changes,
+        }
+        assert "tied_to" not in shown  # a group is tied to nothing
+
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--url", url)
+        assert (code, err) == (0, "")
+        assert out.splitlines() == [
+            f"Game {game.id} in chat {GROUP.id}: open, {changes} changes",
+            "Rules: numbers=1-13 colours=RBKO copies=2 jokers=2 smallest_set=3 meld=30",
+            "Table: 6R 7R 8R | 7R 7K 7O | 1B 2B 3B",
+            "Players:",
+            f"  1. Alice ({ALICE.id}): 5 tiles, melded: 3R 4R 5R 11K J  <- to play",
+            f"  2. Bob ({BOB.id}): 1 tile, melded: 9K",
+        ]
+
+        # Alice's private chat: its own game is shown, and the group it is tied to
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(ALICE.id), "--json", "--url", url)
+        assert (code, err) == (0, "")
+        private = json.loads(out)
+        assert private["chat_id"] == ALICE.id and private["tied_to"] == GROUP.id
+        assert [p["rack"] for p in private["players"]] == [["1K", "2K"]]
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(ALICE.id), "--url", url)
+        assert out.splitlines()[-1] == f"Tied to: chat {GROUP.id}"
+
+        # Bob's private chat is tied to the group but has no game of its own
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(BOB.id), "--url", url)
+        assert (code, out) == (1, "") and err == f"python -m bot game: chat {BOB.id} has no game\n"
+
+        # the end: the newest ended game is still the chat's current game
+        await s.ask(ALICE, "/end", GROUP)
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
+        ended = json.loads(out)
+        assert ended["status"] == "ended" and ended["changes"] == changes + 1
+        # a new game takes over from the ended one
+        await s.ask(CAROL, "/new", GROUP)
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
+        newer = json.loads(out)
+        assert newer["status"] == "open" and newer["table"] == [] and [p["name"] for p in newer["players"]] == ["Carol"]
+
+
+async def test_a_real_process_reads_database_url_from_the_environment(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await group_game(s)
+        url = s.database_url
+    env = {**os.environ, "DATABASE_URL": url}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "game", str(GROUP.id), "--json"],
+        cwd=tmp_path,  # no .env here: the setting comes from the environment
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["chat_id"] == GROUP.id and shown["turn"] == ALICE.id
+    assert [p["rack_size"] for p in shown["players"]] == [5, 1]
+
+    missing = subprocess.run(
+        [sys.executable, "-m", "bot", "game", "-999"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert missing.returncode == 1 and missing.stdout == ""
+    assert missing.stderr == "python -m bot game: chat -999 has no game\n"  # one clear line, no traceback
+
+
+def test_errors_are_one_line_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    nowhere = f"sqlite+aiosqlite:///{tmp_path / 'none' / 'games.sqlite3'}"
+    code, out, err = cli(capsys, "game", "-5", "--url", nowhere)
+    assert code == 1 and out == "" and err.startswith("python -m bot game: no database at ")
+    assert not (tmp_path / "none").exists()  # reading never creates a database
+
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    code, out, err = cli(capsys, "game", "-5", "--url", f"sqlite+aiosqlite:///{empty}")
+    assert code == 1 and "cannot read the database" in err and "Traceback" not in err
+
+    with pytest.raises(SystemExit) as bad:
+        main(["game", "the-family"])
+    assert bad.value.code == 2
+    assert "invalid int value: 'the-family'" in capsys.readouterr().err
