@@ -29,9 +29,10 @@ async def group_game(s: Session) -> None:
     assert "Bob joined" in joined.text
     await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R", GROUP)
     await tie_private_chat(s, created, ALICE, "3R 4R 5R 11K J", meld=True)
-    await tie_private_chat(s, created, BOB, "1B 2B 3B 9K")
-    played = await s.ask(BOB, "/play 1B 2B 3B", GROUP)
-    assert played.text.startswith("Bob put down 1B 2B 3B")
+    await tie_private_chat(s, created, BOB, "10B 11B 12B 9K")
+    await s.ask(ALICE, "/pass", GROUP)
+    played = await s.ask(BOB, "/play 10B 11B 12B", GROUP)
+    assert played.text.startswith("Bob put down 10B 11B 12B")
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -47,8 +48,8 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         await group_game(s)
         game = await s.service.active_game(GROUP.id)
         changes = await s.service.count_events(game.id)
-        # started, Alice seated, Bob joined, the table, two racks, Alice's meld, Bob's play
-        assert changes == 8
+        # started, Alice seated, Bob joined, the table, Alice's pass, two racks, Alice's meld, Bob's play
+        assert changes == 9
         url = s.database_url
         # the command runs its own event loop, as from the terminal: in a thread beside the bot's
         code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
@@ -57,8 +58,16 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         assert shown == {
             "chat_id": GROUP.id,
             "status": "open",
-            "rules": {"numbers": 13, "colours": 4, "copies": 2, "jokers": 2, "smallest_set": 3, "initial_meld": 30},
-            "table": ["6R 7R 8R", "7R 7K 7O", "1B 2B 3B"],
+            "rules": {
+                "numbers": 13,
+                "colours": 4,
+                "copies": 2,
+                "jokers": 2,
+                "smallest_set": 3,
+                "initial_meld": 30,
+                "joker_value": 30,
+            },
+            "table": ["6R 7R 8R", "7R 7K 7O", "10B 11B 12B"],
             "turn": ALICE.id,
             "players": [
                 {
@@ -79,7 +88,7 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         assert out.splitlines() == [
             f"Game {game.id} in chat {GROUP.id}: open, {changes} changes",
             "Rules: numbers=1-13 colours=RBKO copies=2 jokers=2 smallest_set=3 meld=30",
-            "Table: 6R 7R 8R | 7R 7K 7O | 1B 2B 3B",
+            "Table: 6R 7R 8R | 7R 7K 7O | 10B 11B 12B",
             "Players:",
             f"  1. Alice ({ALICE.id}): 5 tiles, melded: 3R 4R 5R 11K J  <- to play",
             f"  2. Bob ({BOB.id}): 1 tile, melded: 9K",
@@ -99,7 +108,7 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         assert (code, out) == (1, "") and err == f"python -m bot game: chat {BOB.id} has no game\n"
 
         # the end: the newest ended game is still the chat's current game
-        await s.ask(ALICE, "/end", GROUP)
+        await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "End the game", GROUP.id)
         code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
         ended = json.loads(out)
         assert ended["status"] == "ended" and ended["changes"] == changes + 1
