@@ -26,6 +26,8 @@ class Rules:
     jokers: int = 2
     smallest_set: int = 3
     initial_meld: int = 30
+    #: what a joker left on a rack costs at the end, so also what putting one down is worth (most points)
+    joker_value: int = 30
     palette: tuple[Colour, ...] = field(default=PALETTE, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -36,6 +38,7 @@ class Rules:
             "jokers": (0, 9),
             "smallest_set": (2, 13),
             "initial_meld": (0, 999),
+            "joker_value": (0, 999),
         }
         for name, (low, high) in limits.items():
             value = getattr(self, name)
@@ -100,7 +103,7 @@ class Rules:
         return (
             f"numbers=1-{self.numbers} colours={''.join(c.letter for c in self.colour_order)} "
             f"copies={self.copies} jokers={self.jokers} smallest_set={self.smallest_set} "
-            f"meld={self.initial_meld}"
+            f"meld={self.initial_meld} joker_value={self.joker_value}"
         )
 
 
