@@ -35,7 +35,6 @@ def lay_out(
     kept_sets, fresh = _join_runs([] if initial_meld else kept, fresh)
     if initial_meld:
         kept_sets = kept
-    fresh = [_jokers_high(s, rules) for s in fresh]
     fresh.sort(key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s), str(s)))
     new_table = [s for _, s in kept_sets] + fresh
     kept_from: list[int | None] = [i for i, _ in kept_sets] + [None] * len(fresh)
@@ -146,22 +145,6 @@ def _join_runs(
             if joined:
                 break
     return kept, runs + others
-
-
-def _jokers_high(s: TileSet, rules: Rules) -> TileSet:
-    """A new run's jokers at its low end go to the high end where the numbers allow: the same play, read the
-    usual way (the model has no preference between the two, both worth the same)."""
-    if s.kind is not Kind.RUN or not s.tiles[0].is_joker:
-        return s
-    lead = next(k for k, t in enumerate(s.tiles) if not t.is_joker)
-    shift = min(lead, rules.numbers - s.high)
-    if not shift:
-        return s
-    colour = s.stands_for[0].colour
-    assert colour is not None
-    jokers_at = [k - shift for k, t in enumerate(s.tiles) if t.is_joker and k >= shift]
-    jokers_at += range(len(s) - shift, len(s))
-    return TileSet.run(colour, s.low + shift, jokers_at, len(s))
 
 
 def _touch(a: TileSet, b: TileSet) -> bool:

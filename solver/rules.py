@@ -11,6 +11,17 @@ from dataclasses import dataclass, field, fields
 from solver.errors import RummikubError
 from solver.tiles import JOKER, PALETTE, Colour, Tile
 
+#: the smallest and largest value of each numeric rule
+LIMITS: dict[str, tuple[int, int]] = {
+    "numbers": (1, 99),
+    "colours": (1, len(PALETTE)),
+    "copies": (1, 9),
+    "jokers": (0, 9),
+    "smallest_set": (2, 13),
+    "initial_meld": (0, 999),
+    "joker_value": (0, 999),
+}
+
 
 class RulesError(RummikubError):
     """A rules variant that cannot be played."""
@@ -31,16 +42,7 @@ class Rules:
     palette: tuple[Colour, ...] = field(default=PALETTE, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        limits = {
-            "numbers": (1, 99),
-            "colours": (1, len(PALETTE)),
-            "copies": (1, 9),
-            "jokers": (0, 9),
-            "smallest_set": (2, 13),
-            "initial_meld": (0, 999),
-            "joker_value": (0, 999),
-        }
-        for name, (low, high) in limits.items():
+        for name, (low, high) in LIMITS.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise RulesError(f"{name}={value!r}: must be a whole number from {low} to {high}")

@@ -108,12 +108,14 @@ class _Builder:
     def __post_init__(self) -> None:
         rules, rack, table = self.rules, self.rack, self.table
         # Each goal outranks the next: one unit of a goal weighs more than the whole range of the goals below.
-        # (The ranges are this position's, so the weights stay small and SCIP's arithmetic exact.)
+        # (The ranges are this position's, so the weights stay small and SCIP's arithmetic exact.) The last
+        # goal only lays a joker the usual way: standing for the higher number where both are as good.
         if self.objective is Objective.TILES:
-            second_range = sum(rules.joker_value if t.is_joker else t.number for t in rack.elements())
+            third_range = sum(rules.joker_value if t.is_joker else t.number for t in rack.elements())
         else:
-            second_range = rack.total()
-        self.w_kept = second_range + 1
+            third_range = rack.total()
+        self.w_third = (rack[JOKER] + table[JOKER]) * rules.numbers + 1
+        self.w_kept = self.w_third * (third_range + 1)
         self.w_first = self.w_kept * (len(self.old_sizes) + 1)
         # a row for every tile of the deck (row k is the k-th of Rules.tiles(), as Shape.rows says)
         tiles = list(tile_rows(rules))
@@ -139,7 +141,7 @@ class _Builder:
         if joker_row is not None:
             for k, t in enumerate(tiles):
                 change = rules.joker_value - t.number
-                weight = change if self.objective is Objective.TILES else self.w_first * change
+                weight = (self.w_third if self.objective is Objective.TILES else self.w_first) * change + t.number
                 self.joker_columns[t] = program.column({k: -1, joker_row: 1}, float(weight), jokers)
 
     def _weight(self, shape: Shape, origin: int | None) -> float:
@@ -148,7 +150,7 @@ class _Builder:
             first, second = shape.size, points
         else:
             first, second = points, shape.size
-        return float(self.w_first * first + (0 if origin is None else self.w_kept) + second)
+        return float(self.w_first * first + (0 if origin is None else self.w_kept) + self.w_third * second)
 
     def meld(self, threshold: int) -> None:
         """The opening: the new sets together are worth at least ``threshold``, each joker as its tile."""
