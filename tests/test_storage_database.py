@@ -91,5 +91,6 @@ def test_rules_round_trip() -> None:
         "jokers": 1,
         "smallest_set": 3,
         "initial_meld": 25,
+        "joker_value": 30,
     }
     assert decode_rules(encode_rules(rules)) == rules
