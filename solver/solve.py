@@ -64,7 +64,7 @@ def solve(
         build.meld(rules.initial_meld)
     else:
         build.start_from(table)
-    outcome = solve_program(build.program, time_limit)
+    outcome = solve_program(build.program, _left(time_limit, started))
     chosen = build.chosen(outcome.counts, table) if outcome.feasible else []
     if initial_meld or not outcome.feasible:
         chosen = [(i, s) for i, s in enumerate(table)] + chosen
@@ -82,16 +82,22 @@ def solve(
 
 def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT) -> list[TileSet]:
     """Lay a loose list of table tiles out as valid sets, or raise ``NoArrangement``."""
+    started = time.perf_counter()
     check_deck(rules, tiles)
     count = Counter(tiles)
     pool = {t.id: n for t, n in count.items()}
     build = _Builder(rules, Counter(), count, [(None, s) for s in available(rules, pool)], Objective.TILES)
-    outcome = solve_program(build.program, time_limit)
+    outcome = solve_program(build.program, _left(time_limit, started))
     if not outcome.feasible:
         why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"
         raise NoArrangement(f"these table tiles do not make a table: {why}")
     sets = [s for _, s in build.chosen(outcome.counts, ())]
     return sorted(sets, key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s)))
+
+
+def _left(time_limit: float, started: float) -> float:
+    """What is left of the time limit for SCIP: building the model counts too (SCIP needs a moment to start)."""
+    return max(0.001, time_limit - (time.perf_counter() - started))
 
 
 @dataclass

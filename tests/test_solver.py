@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from solver import DeckError, Objective, Rules, parse_table, parse_tiles
@@ -160,3 +162,24 @@ def test_points_with_a_joker_already_on_the_table() -> None:
     assert s.tiles_placed == 3
     assert s.points_placed == 13 + 13 + 30  # the rack's joker at its penalty value, whatever it stands for
     assert s.kept_sets == 1  # and the table's joker stays where it was
+
+
+def test_the_time_limit_covers_building_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    import solver.solve as solving
+    from solver.model import solve_program
+    from tests.test_cli_issue15 import BIG_RACK, BIG_TABLE
+
+    given: list[float] = []
+
+    def timed(program: Any, time_limit: float) -> Any:
+        given.append(time_limit)
+        return real(program, time_limit)
+
+    real = solve_program
+    monkeypatch.setattr(solving, "solve_program", timed)
+    rack, table = parse_tiles(BIG_RACK, R), parse_table(BIG_TABLE, R)
+    s = solve(rack, table, R, objective=Objective.POINTS, time_limit=5.0)
+    assert s.optimal and given and given[0] < 5.0  # SCIP gets what building the model left
+    s = solve(rack, table, R, objective=Objective.POINTS, time_limit=1e-6)
+    check_solution(s, rack, table, R)
+    assert given[-1] == 0.001 and not s.optimal  # no time left: the table as it lies, not proven best
