@@ -138,7 +138,7 @@ def subset(times: list[float], positions: list[dict[str, Any]], repeat: int) -> 
 
 def line(name: str, times: list[float], wrong: int | None = None) -> str:
     row = "  ".join(f"{k} {v:7.2f} ms" for k, v in figures(times).items())
-    return f"{name:22s}{row}" + ("" if wrong is None else f"   wrong answers: {wrong}")
+    return f"{name:25s}{row}" + ("" if wrong is None else f"   wrong answers: {wrong}")
 
 
 def load_reference() -> Any:
