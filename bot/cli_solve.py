@@ -24,6 +24,7 @@ RULE_OPTIONS = {
     "jokers": "jokers in the deck (default 2)",
     "smallest_set": "fewest tiles in a set (default 3)",
     "initial_meld": "points the opening must reach (default 30)",
+    "joker_value": "what a joker is worth leaving the rack, as at the end's scoring (default 30)",
 }
 
 

@@ -21,30 +21,43 @@ from solver.tiles import JOKER, Tile
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """A column of the model: one set, or the two halves of a split run, without jokers."""
+    """A column of the model: one set, or the two halves of a split run.
+
+    A generic shape is laid without jokers (joker columns stand in for its
+    tiles); a kept form of an old set carries that set's own jokers, so its
+    counts are of the numbered tiles only and ``jokers`` says how many more.
+    """
 
     sets: tuple[TileSet, ...]
+    #: the numbered tiles it holds (its jokers are not counted here)
     counts: tuple[tuple[Tile, int], ...]
     #: ``counts`` keyed by ``Tile.id``, for the hot loops
     ids: tuple[tuple[int, int], ...]
     #: ``counts`` keyed by the tile's row in the model (its place in ``Rules.tiles()``)
     rows: tuple[tuple[int, int], ...]
-    #: the ``Tile.id`` of every tile in the shape
+    #: the ``Tile.id`` of every numbered tile in the shape
     id_set: frozenset[int]
     size: int
+    #: points for the initial meld: each joker counted as the tile it stands for
     value: int
+    #: the face value of its numbered tiles (what leaves a rack, jokers apart)
+    face: int
+    jokers: int
 
     @staticmethod
     def of(rules: Rules, *sets: TileSet) -> Shape:
         counter: Counter[Tile] = Counter()
         for s in sets:
-            counter.update(s.stands_for)
+            counter.update(t for t in s.tiles if not t.is_joker)
         counts = tuple(counter.items())
         ids = tuple((t.id, n) for t, n in counts)
         row = tile_rows(rules)
         rows = tuple((row[t], n) for t, n in counts)
         id_set = frozenset(i for i, _ in ids)
-        return Shape(sets, counts, ids, rows, id_set, sum(len(s) for s in sets), sum(s.value for s in sets))
+        size = sum(len(s) for s in sets)
+        face = sum(t.number * n for t, n in counts)
+        jokers = sum(s.jokers for s in sets)
+        return Shape(sets, counts, ids, rows, id_set, size, sum(s.value for s in sets), face, jokers)
 
 
 @lru_cache(maxsize=16)

@@ -1,17 +1,22 @@
-"""The table's own sets, and the ways each can grow while still counting as kept.
+"""The table's own sets, and the forms each can take while still counting as kept.
 
-This is the paper's trick, widened: besides the generic shapes, each old set
-is offered as it stands, grown at its ends, or (for a run) split by a tile
-inserted inside it. The model rewards these columns slightly, so among equally
-good plays it picks the one that disturbs the table least. Growing an end by a
-whole run's worth of tiles needs no column of its own: the model lays those as
-a run and the display joins the two.
+A set is kept when it only grew: the new table holds every tile it held,
+jokers included, in one set, or in the two halves of a run split by an
+inserted tile. In a run each old tile keeps its place (a joker still stands
+for the same number); a group's joker may stand for any colour the group
+lacks. So a kept form carries the old set's own jokers (a joker swapped for a
+real tile, or the reverse, is a change), and the model rewards one kept form
+per old set. The answer's ``kept_sets`` counts the old sets laid as one of
+these forms: one definition for both.
+
+Tiles added at a run's end are bounded by ``smallest_set - 1``: a longer
+growth is a kept form plus a new run, which the display joins.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
 
@@ -20,26 +25,27 @@ from solver.rules import Rules
 from solver.sets import Kind, TileSet
 from solver.tiles import JOKER, Colour, Tile
 
+#: a form: its column, and the tiles it needs besides the old set's own (by ``Tile.id``)
+Form = tuple[Shape, tuple[tuple[int, int], ...]]
+
 
 def variants(old: TileSet, rules: Rules, pool: dict[int, int]) -> list[Shape]:
     """``old`` as it stands (first) and every grown form whose extra tiles the pool can supply.
 
     ``pool`` counts (by ``Tile.id``) every tile that could lie on the new table, the
-    old set's own tiles included.
+    old set's own tiles included; a joker of the pool may stand in for an extra tile.
     """
     spare = dict(pool)
     for t in old.tiles:
         spare[t.id] -= 1
     jokers = spare.get(JOKER.id, 0)
     return [
-        shape
-        for shape, extra in _forms(old.kind, old.stands_for, rules)
-        if sum(max(0, n - spare.get(i, 0)) for i, n in extra) <= jokers
+        shape for shape, extra in _forms(old, rules) if sum(max(0, n - spare.get(i, 0)) for i, n in extra) <= jokers
     ]
 
 
 def warm_forms(rules: Rules) -> None:
-    """Work out the grown forms of every set the rules allow (329 in the standard game, about 0.1 s).
+    """Work out the grown forms of every joker-free set the rules allow (329 in the standard game).
 
     A table's sets are mostly new to a solver process, and working out their forms on first sight
     was about a fifth of a first solve.
@@ -47,51 +53,76 @@ def warm_forms(rules: Rules) -> None:
     for colour in rules.colour_order:
         for low in range(1, rules.numbers + 1):
             for high in range(low + rules.smallest_set - 1, rules.numbers + 1):
-                _forms(Kind.RUN, TileSet.run(colour, low, (), high - low + 1).stands_for, rules)
+                _forms(TileSet.run(colour, low, (), high - low + 1), rules)
     for number in range(1, rules.numbers + 1):
         for size in range(rules.smallest_set, rules.max_group + 1):
             for colours in combinations(rules.colour_order, size):
-                _forms(Kind.GROUP, TileSet.group(number, colours).stands_for, rules)
+                _forms(TileSet.group(number, colours), rules)
 
 
-Form = tuple[Shape, tuple[tuple[int, int], ...]]
+#: a candidate while enumerating: the sets (the old set's jokers laid in them) and the extra numbered tiles
+_Laid = tuple[tuple[TileSet, ...], list[Tile]]
 
 
 @lru_cache(maxsize=4096)
-def _forms(kind: Kind, stands_for: tuple[Tile, ...], rules: Rules) -> tuple[Form, ...]:
-    """Every grown form of a set (by the tiles it stands for: where its jokers lie does not matter), with
-    the extra tiles each needs; cached, as tables repeat."""
-    grown = _grown_group(stands_for, rules) if kind is Kind.GROUP else _grown_run(stands_for, rules)
-    return tuple((Shape.of(rules, *sets), tuple((t.id, n) for t, n in Counter(extra).items())) for sets, extra in grown)
+def _forms(old: TileSet, rules: Rules) -> tuple[Form, ...]:
+    """Every form that keeps ``old``, the set as it lies first; one per column."""
+    laid = _grown_group(old, rules) if old.kind is Kind.GROUP else _grown_run(old, rules)
+    seen: set[tuple[tuple[tuple[int, int], ...], int]] = set()
+    out: list[Form] = []
+    for sets, extra in laid:
+        shape = Shape.of(rules, *sets)
+        key = (tuple(sorted(shape.ids)), len(sets))
+        if key not in seen:  # a group's joker may stand for either missing colour: one column does
+            seen.add(key)
+            out.append((shape, tuple((t.id, n) for t, n in Counter(extra).items())))
+    return tuple(out)
 
 
-def _grown_group(stands_for: tuple[Tile, ...], rules: Rules) -> Iterator[tuple[tuple[TileSet, ...], list[Tile]]]:
-    number = stands_for[0].number
-    have = {s.colour for s in stands_for}
+def _grown_group(old: TileSet, rules: Rules) -> Iterator[_Laid]:
+    """The group with more colours: its jokers still in it, each standing for some colour it lacks."""
+    yield (old,), []
+    number = old.stands_for[0].number
+    have = {t.colour for t in old.tiles if not t.is_joker}
+    jokers = old.jokers
     missing = [c for c in rules.colour_order if c not in have]
-    for mask in range(1 << len(missing)):
-        add = [c for k, c in enumerate(missing) if mask >> k & 1]
-        group = TileSet.group(number, [c for c in rules.colour_order if c in have or c in add])
-        yield (group,), [Tile(number, c) for c in add]
+    for size in range(len(old), rules.max_group + 1):
+        for more in combinations(missing, size - len(have)):
+            for stand in combinations(more, jokers):
+                real = [c for c in rules.colour_order if c in have or (c in more and c not in stand)]
+                yield (TileSet.group(number, real, stand),), [Tile(number, c) for c in more if c not in stand]
 
 
-def _grown_run(stands_for: tuple[Tile, ...], rules: Rules) -> Iterator[tuple[tuple[TileSet, ...], list[Tile]]]:
-    colour = stands_for[0].colour
+def _grown_run(old: TileSet, rules: Rules) -> Iterator[_Laid]:
+    """The run grown at its ends, or split by a tile inserted inside it, every old tile (a joker too) in its place.
+
+    The split's halves share the inserted number; the old tile of that number goes in the lower half.
+    """
+    colour = old.colour
     assert colour is not None
-    low, high = min(t.number for t in stands_for), max(t.number for t in stands_for)
-    reach = rules.smallest_set - 1
+    low, high = old.low, old.high
+    reach, smallest = rules.smallest_set - 1, rules.smallest_set
+    jokers = [s.number for t, s in zip(old.tiles, old.stands_for, strict=True) if t.is_joker]
     lows = range(low, max(1, low - reach) - 1, -1)
     highs = range(high, min(rules.numbers, high + reach) + 1)
     for a in lows:
         for b in highs:
-            extra = [Tile(n, colour) for n in [*range(a, low), *range(high + 1, b + 1)]]
-            yield (_run(colour, a, b),), extra
-    for cut in range(low + rules.smallest_set - 1, high - rules.smallest_set + 2):
+            yield (_run(colour, a, b, jokers),), _extra(colour, a, b, low, high)
+    for cut in range(low + 1, high):
         for a in lows:
             for b in highs:
-                extra = [Tile(n, colour) for n in [*range(a, low), cut, *range(high + 1, b + 1)]]
-                yield (_run(colour, a, cut), _run(colour, cut, b)), extra
+                if cut - a + 1 >= smallest and b - cut + 1 >= smallest:
+                    halves = (_run(colour, a, cut, jokers), _run(colour, cut, b, [n for n in jokers if n != cut]))
+                    yield halves, [*_extra(colour, a, b, low, high), Tile(cut, colour)]
 
 
-def _run(colour: Colour, low: int, high: int) -> TileSet:
-    return TileSet.run(colour, low, (), high - low + 1)
+def _extra(colour: Colour, a: int, b: int, low: int, high: int) -> list[Tile]:
+    return [Tile(n, colour) for n in [*range(a, low), *range(high + 1, b + 1)]]
+
+
+def _run(colour: Colour, low: int, high: int, jokers_at: Iterable[int] = ()) -> TileSet:
+    """The run ``low``-``high``, a joker at each number of ``jokers_at`` that lies in it."""
+    return TileSet.run(colour, low, [n - low for n in jokers_at if low <= n <= high], high - low + 1)
+
+
+__all__ = ["Form", "variants", "warm_forms"]

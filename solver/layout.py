@@ -46,10 +46,6 @@ def lay_out(
     left.subtract(placed)
     if any(n < 0 for n in left.values()):
         raise AssertionError("the play uses tiles that are not on the rack")
-    old_jv = sum(s.joker_value for s in table)
-    new_jv = sum(s.joker_value for s in new_table)
-    placed_jokers = sum(1 for t in placed if t.is_joker)
-    joker_points = min(max(0, new_jv - old_jv), rules.numbers * placed_jokers)
     return Solution(
         rules=rules,
         objective=objective,
@@ -60,7 +56,7 @@ def lay_out(
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
-        points_placed=sum(t.number for t in placed if not t.is_joker) + joker_points,
+        points_placed=rules.rack_value(placed),
         kept_sets=_kept(table, kept_from, origins),
         optimal=optimal,
         solve_ms=solve_ms,
@@ -70,51 +66,38 @@ def lay_out(
 def place_jokers(
     picked: Sequence[tuple[int | None, Shape]], jokers: Counter[Tile], table: Sequence[TileSet]
 ) -> list[tuple[int | None, TileSet]]:
-    """Put each joker the model used into a place that stands for its tile.
+    """Put each joker the model used for a tile into a place that stands for that tile.
 
-    An old set keeps its jokers where they were; then jokers go into new sets
-    and the grown ends of old sets; an old set's own numbered tile is
-    replaced by a joker only when nothing else fits.
+    A kept form already holds its old set's own jokers, and the old set's own
+    numbered tiles stay numbered (the table holds them: that is what kept
+    means), so a joker goes into a new set or a tile a kept set gained,
+    high end first.
     """
     sets = [(origin, s) for origin, shape in picked for s in shape.sets]
     if not jokers:
-        return sets  # shapes are laid without jokers
+        return sets
     left = jokers.copy()
-    marks = [[False] * len(s) for _, s in sets]
-    own: list[Counter[Tile]] = []
-    for k, (origin, s) in enumerate(sets):
-        if origin is None:
-            own.append(Counter())
-            continue
-        old = table[origin]
-        was_joker = Counter(st for t, st in zip(old.tiles, old.stands_for, strict=True) if t.is_joker)
-        own.append(Counter(t for t in old.tiles if not t.is_joker))
-        for j, st in enumerate(s.stands_for):
-            if was_joker[st] and left[st]:
-                was_joker[st] -= 1
-                left[st] -= 1
-                marks[k][j] = True
-    for last_resort in (False, True):
-        for k, (_, s) in enumerate(sets):
-            for j in reversed(range(len(s))):
-                st = s.stands_for[j]
-                if marks[k][j] or not left[st]:
-                    continue
-                if (own[k][st] > 0) != last_resort:
-                    continue
-                left[st] -= 1
-                marks[k][j] = True
+    own = {i: Counter(t for t in table[i].tiles if not t.is_joker) for i, _ in sets if i is not None}
     out = []
-    for (origin, s), row in zip(sets, marks, strict=True):
-        if any(row):
-            tiles = tuple(JOKER if m else t for t, m in zip(s.stands_for, row, strict=True))
-            s = TileSet(s.kind, tiles, s.stands_for)
-        out.append((origin, s))
+    for origin, s in sets:
+        mine = own.get(origin) if origin is not None else None
+        tiles = list(s.tiles)
+        for j in reversed(range(len(tiles))):
+            t = tiles[j]
+            if t.is_joker:
+                continue
+            if mine is not None and mine[t] > 0:
+                mine[t] -= 1
+            elif left[t] > 0:
+                left[t] -= 1
+                tiles[j] = JOKER
+        out.append((origin, TileSet(s.kind, tuple(tiles), s.stands_for)))
+    assert not +left, f"jokers with no place: {dict(left)}"
     return out
 
 
 def _kept(old: Sequence[TileSet], kept_from: Sequence[int | None], origins: Sequence[Sequence[Origin]]) -> int:
-    """Old sets whose every tile is still in the set (or the halves) grown from it."""
+    """Old sets whose every tile, jokers included, is still in the set (or the two halves) laid as its form."""
     stayed = Counter(o.old_set for i, row in zip(kept_from, origins, strict=True) for o in row if o.old_set == i)
     return sum(1 for i, s in enumerate(old) if stayed[i] == len(s))
 
@@ -122,15 +105,32 @@ def _kept(old: Sequence[TileSet], kept_from: Sequence[int | None], origins: Sequ
 def _join_runs(
     kept: list[tuple[int, TileSet]], fresh: list[TileSet]
 ) -> tuple[list[tuple[int, TileSet]], list[TileSet]]:
-    """Join each new run onto a run of its colour that it continues, old sets first."""
+    """Join each new run onto a run of its colour that it continues, old sets first.
+
+    The halves of a split grow only at their outer ends: a half grown past the cut would no longer read as
+    the old run with one tile inserted.
+    """
     runs = sorted((s for s in fresh if s.kind is Kind.RUN), key=lambda s: (str(s.colour), s.low))
     others = [s for s in fresh if s.kind is not Kind.RUN]
+    origins = Counter(i for i, _ in kept)
+    seen: set[int] = set()
+    outer: list[tuple[bool, bool]] = []  # (may grow down, may grow up), beside ``kept`` (sorted by origin, low)
+    for i, _ in kept:
+        lower = origins[i] == 2 and i not in seen
+        upper = origins[i] == 2 and i in seen
+        seen.add(i)
+        outer.append((not upper, not lower))
     joined = True
     while joined:
         joined = False
         for r in list(runs):
             for k, (i, s) in enumerate(kept):
-                if s.kind is Kind.RUN and s.colour == r.colour and _touch(s, r):
+                down, up = outer[k]
+                if (
+                    s.kind is Kind.RUN
+                    and s.colour == r.colour
+                    and ((up and s.high + 1 == r.low) or (down and r.high + 1 == s.low))
+                ):
                     kept[k] = (i, _join(s, r))
                     runs.remove(r)
                     joined = True
@@ -161,6 +161,8 @@ def trace_origins(
 ) -> list[list[Origin]]:
     """Where each new tile lay: its own old set (``kept_from``) first, then the lowest old set with one spare.
 
+    A joker is a joker wherever it stands: a kept set's jokers are its old set's first.
+
     Copies no old set holds came from the rack. Raises ``AssertionError`` if an old tile is missing.
     """
     spare: list[Counter[Tile]] = [s.counts() for s in old]
@@ -169,13 +171,8 @@ def trace_origins(
         if i is None:
             continue
         mine = spare[i]
-        old_jokers = Counter(st for t, st in zip(old[i].tiles, old[i].stands_for, strict=True) if t.is_joker)
-        for j, (t, st) in enumerate(zip(s.tiles, s.stands_for, strict=True)):
-            if t.is_joker:
-                if not (old_jokers[st] > 0 and mine[t] > 0):
-                    continue
-                old_jokers[st] -= 1
-            elif mine[t] == 0:
+        for j, t in enumerate(s.tiles):
+            if mine[t] == 0:
                 continue
             mine[t] -= 1
             rows[k][j] = Origin(i)

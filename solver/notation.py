@@ -14,6 +14,7 @@ from solver.errors import RummikubError
 from solver.rules import Rules
 from solver.sets import SetError, TileSet, make_set
 from solver.tiles import JOKER, Colour, Tile
+from solver.whole import shown, whole
 
 SET_SEPARATORS = "|;\n"
 
@@ -42,12 +43,12 @@ _DASH = r"\s*[-\u2013\u2014]\s*"
 _TOKEN = re.compile(
     "|".join(
         [
-            rf"(?P<run_nc>(?P<rn1>\d+){_DASH}(?P<rn2>\d+)\s*(?P<rc>{_WORD}|{_LETTER})){_END}",
-            rf"(?P<run_cn>(?P<rc2>{_WORD}\s*|{_LETTER})(?P<rn3>\d+){_DASH}(?P<rn4>\d+)){_END}",
-            rf"(?P<group_nc>(?P<gn1>\d+)\s*(?P<gc1>{_LETTER}{{2,}})){_END}",
-            rf"(?P<group_cn>(?P<gc2>{_LETTER}{{2,}})(?P<gn2>\d+)){_END}",
-            rf"(?P<tile_nc>(?P<tn1>\d+)(?:\s*(?P<tw1>{_WORD})|(?P<tl1>{_LETTER}))){_END}",
-            rf"(?P<tile_cn>(?:(?P<tw2>{_WORD})\s*|(?P<tl2>{_LETTER}))(?P<tn2>\d+)){_END}",
+            rf"(?P<run_nc>(?P<rn1>[0-9]+){_DASH}(?P<rn2>[0-9]+)\s*(?P<rc>{_WORD}|{_LETTER})){_END}",
+            rf"(?P<run_cn>(?P<rc2>{_WORD}\s*|{_LETTER})(?P<rn3>[0-9]+){_DASH}(?P<rn4>[0-9]+)){_END}",
+            rf"(?P<group_nc>(?P<gn1>[0-9]+)\s*(?P<gc1>{_LETTER}{{2,}})){_END}",
+            rf"(?P<group_cn>(?P<gc2>{_LETTER}{{2,}})(?P<gn2>[0-9]+)){_END}",
+            rf"(?P<tile_nc>(?P<tn1>[0-9]+)(?:\s*(?P<tw1>{_WORD})|(?P<tl1>{_LETTER}))){_END}",
+            rf"(?P<tile_cn>(?:(?P<tw2>{_WORD})\s*|(?P<tl2>{_LETTER}))(?P<tn2>[0-9]+)){_END}",
             rf"(?P<joker>\U0001f0cf\ufe0f?|(?:joker|jk|j|\*){_END})",
         ]
     ),
@@ -66,7 +67,7 @@ class NotationError(RummikubError):
         self.hint = hint
         self.where = where
         place = f"character {position + 1}" + (f", {where}" if where else "")
-        super().__init__(f"`{token}` ({place}): {hint}")
+        super().__init__(f"`{shown(token)}` ({place}): {hint}")
 
     def __reduce__(self) -> tuple[type[NotationError], tuple[str, int, str, str]]:
         # so the error crosses a process pool intact
@@ -164,7 +165,7 @@ def _colour(name: str, token: str, position: int, rules: Rules) -> Colour:
 
 
 def _number(digits: str, token: str, position: int, rules: Rules) -> int:
-    n = int(digits)
+    n = whole(digits) or 0  # the pattern reads ASCII digits only; a number of thousands of digits is just too big
     if not 1 <= n <= rules.numbers:
         raise NotationError(token, position, f"numbers go 1-{rules.numbers}")
     return n
@@ -199,11 +200,11 @@ def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
 
 
 def _hint_for(bad: str, rules: Rules) -> str:
-    m = re.fullmatch(r"(\d+)([a-z]*)|([a-z]+)(\d+)", bad, re.IGNORECASE)
+    m = re.fullmatch(r"([0-9]+)([a-z]*)|([a-z]+)([0-9]+)", bad, re.IGNORECASE)
     if m:
         digits = m.group(1) or m.group(4)
         letters = (m.group(2) if m.group(1) else m.group(3)) or ""
-        if not 1 <= int(digits) <= rules.numbers:
+        if not 1 <= (whole(digits) or 0) <= rules.numbers:
             return f"numbers go 1-{rules.numbers}"
         if not letters:
             return "a tile needs a colour: " + _colours_hint(rules)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from solver.errors import RummikubError
 from solver.puzzle_rows import JOKER_CODE, Limits, Row, code, colour_of, is_valid, layout, number_of
 from solver.puzzle_search import Action, ActionKind, Found, search, start_state
+from solver.whole import TOO_BIG, shown, whole
 
 COLOURS = "BGRY"
 LIMITS = Limits(numbers=13, colours=len(COLOURS), smallest=3)
@@ -55,15 +56,15 @@ def parse_tile(token: str, where: str = "") -> int:
     m = _TILE.fullmatch(token.strip())
     at = f" ({where})" if where else ""
     if m is None:
-        raise PuzzleError(f"`{token}`{at}: not a tile; write a number and a colour of {COLOURS}, like 3R, or J")
+        raise PuzzleError(f"`{shown(token)}`{at}: not a tile; write a number and a colour of {COLOURS}, like 3R, or J")
     if m.group("j"):
         return JOKER_CODE
     digits, letter = (m.group("n1"), m.group("c1")) if m.group("n1") else (m.group("n2"), m.group("c2"))
-    number, colour = int(digits), letter.upper()
+    number, colour = whole(digits) or 0, letter.upper()
     if colour not in COLOURS:
-        raise PuzzleError(f"`{token}`{at}: the colours are {' '.join(COLOURS)}")
+        raise PuzzleError(f"`{shown(token)}`{at}: the colours are {' '.join(COLOURS)}")
     if not 1 <= number <= LIMITS.numbers:
-        raise PuzzleError(f"`{token}`{at}: numbers go 1-{LIMITS.numbers}")
+        raise PuzzleError(f"`{shown(token)}`{at}: numbers go 1-{LIMITS.numbers}")
     return code(number, COLOURS.index(colour))
 
 
@@ -74,17 +75,19 @@ def parse_puzzle(text: str) -> Puzzle:
         raise PuzzleError("expected the goal tile on line 1 and the number of rows on line 2")
     goal = parse_tile(lines[0], "line 1, the goal tile")
     if not _WHOLE.fullmatch(lines[1]):
-        raise PuzzleError(f"line 2: `{lines[1]}` is not a number of rows")
-    count = int(lines[1])
+        raise PuzzleError(f"line 2: `{shown(lines[1])}` is not a number of rows")
+    count = whole(lines[1]) or 0
     body = [line for line in lines[2:] if line]
     if len(body) != count:
-        raise PuzzleError(f"line 2 says {count} rows, but {len(body)} follow")
+        raise PuzzleError(f"line 2 says {shown(lines[1])} rows, but {len(body)} follow")
     rows: dict[int, Row] = {}
     for number, line in enumerate(body, start=3):
         rid_text, *tokens = line.split()
-        if not _WHOLE.fullmatch(rid_text) or int(rid_text) < 1:
-            raise PuzzleError(f"line {number}: a row starts with its id, a whole number from 1, not `{rid_text}`")
-        rid = int(rid_text)
+        rid = whole(rid_text) if _WHOLE.fullmatch(rid_text) else None
+        if rid is None or not 1 <= rid < TOO_BIG:
+            raise PuzzleError(
+                f"line {number}: a row starts with its id, a whole number from 1, not `{shown(rid_text)}`"
+            )
         if rid in rows:
             raise PuzzleError(f"line {number}: row id {rid} is used twice")
         row = tuple(sorted(parse_tile(tok, f"line {number}") for tok in tokens))

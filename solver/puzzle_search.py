@@ -236,7 +236,8 @@ def search(
     depth_of: dict[Node, int] = {start: 0}
     parents: dict[Node, list[tuple[Node, Move]]] = {}
     for depth in range(max_actions):
-        layer = layers.get(depth, [])
+        # a state first met two actions on (a TAKE and PUT) and then one action on (a COMBINE) sits in both layers
+        layer = [s for s in layers.get(depth, []) if depth_of[s] == depth]
         finals = [s for s in layer if next(_finishes(s, goal, table), None) is not None]
         if finals:
             return _best(table, start, depth_of, parents, finals, goal)
@@ -252,7 +253,7 @@ def search(
             for move, child in _successors(s, table, pairs):
                 child_depth = depth + len(move)
                 seen = depth_of.get(child)
-                if seen is None:
+                if seen is None or child_depth < seen:
                     depth_of[child] = child_depth
                     layers.setdefault(child_depth, []).append(child)
                     parents[child] = [(s, move)]

@@ -45,7 +45,7 @@ def recorded_play(before: Sequence[TileSet], after: Sequence[TileSet], rules: Ru
 def rack_points(tiles: Sequence[Tile], rules: Rules) -> int:
     """The value that leaves a rack with these tiles: each number tile at its face value, a joker at the value
     it costs on a rack at the end of the game."""
-    return sum(rules.joker_value if t.is_joker else t.number for t in tiles)
+    return rules.rack_value(tiles)
 
 
 def _holds(new: TileSet, old: TileSet) -> bool:

@@ -6,10 +6,22 @@ change any of them (a smaller family deck, no jokers, a 25-point opening).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 from solver.errors import RummikubError
 from solver.tiles import JOKER, PALETTE, Colour, Tile
+
+#: the smallest and largest value of each numeric rule
+LIMITS: dict[str, tuple[int, int]] = {
+    "numbers": (1, 99),
+    "colours": (1, len(PALETTE)),
+    "copies": (1, 9),
+    "jokers": (0, 9),
+    "smallest_set": (2, 13),
+    "initial_meld": (0, 999),
+    "joker_value": (0, 999),
+}
 
 
 class RulesError(RummikubError):
@@ -26,21 +38,12 @@ class Rules:
     jokers: int = 2
     smallest_set: int = 3
     initial_meld: int = 30
-    #: What a joker left on a rack costs at the end, and what it is worth leaving a rack in "most points".
+    #: what a joker left on a rack costs at the end, so also what putting one down is worth (most points)
     joker_value: int = 30
     palette: tuple[Colour, ...] = field(default=PALETTE, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        limits = {
-            "numbers": (1, 99),
-            "colours": (1, len(PALETTE)),
-            "copies": (1, 9),
-            "jokers": (0, 9),
-            "smallest_set": (2, 13),
-            "initial_meld": (0, 999),
-            "joker_value": (0, 999),
-        }
-        for name, (low, high) in limits.items():
+        for name, (low, high) in LIMITS.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise RulesError(f"{name}={value!r}: must be a whole number from {low} to {high}")
@@ -98,12 +101,17 @@ class Rules:
         values.update(changes)
         return Rules(**values)
 
+    def rack_value(self, tiles: Iterable[Tile]) -> int:
+        """What tiles are worth on a rack: each number tile its face value, a joker ``joker_value``. It is what
+        they cost left on a rack at the end, and what putting them down gains ("most points")."""
+        return sum(self.joker_value if t.is_joker else t.number for t in tiles)
+
     def describe(self) -> str:
         """One line a player can read, in the words of `/new` options."""
         return (
             f"numbers=1-{self.numbers} colours={''.join(c.letter for c in self.colour_order)} "
             f"copies={self.copies} jokers={self.jokers} smallest_set={self.smallest_set} "
-            f"meld={self.initial_meld}"
+            f"meld={self.initial_meld} joker_value={self.joker_value}"
         )
 
 

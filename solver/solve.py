@@ -3,8 +3,10 @@
 Columns are set shapes (see ``candidates``) and the grown forms of the old sets
 (see ``kept``); a joker is a column of its own per tile it may stand for. The
 objective is one weighted sum, weighted so each goal strictly outranks the
-next: tiles (or points) placed, then table tiles kept in the set they were in,
-then points (or tiles) as a tie-break. Remaining ties are broken by SCIP's
+next: tiles (or points) placed, then old sets kept (see ``kept``), then points
+(or tiles) as a tie-break. Points are what leaves the rack: each number tile at
+its face value, a joker at the rules' ``joker_value`` (what it would cost left
+on the rack at the end). Remaining ties are broken by SCIP's
 deterministic search over a model built in a fixed order.
 """
 
@@ -58,12 +60,11 @@ def solve(
         for i, old in enumerate(table):
             columns.extend((i, v) for v in variants(old, rules, pool))
     build = _Builder(rules, rack_count, table_count, columns, objective, [len(s) for s in table])
-    build.joker_points(table if objective is Objective.POINTS and not initial_meld else ())
     if initial_meld:
         build.meld(rules.initial_meld)
     else:
         build.start_from(table)
-    outcome = solve_program(build.program, time_limit)
+    outcome = solve_program(build.program, _left(time_limit, started))
     chosen = build.chosen(outcome.counts, table) if outcome.feasible else []
     if initial_meld or not outcome.feasible:
         chosen = [(i, s) for i, s in enumerate(table)] + chosen
@@ -81,16 +82,22 @@ def solve(
 
 def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT) -> list[TileSet]:
     """Lay a loose list of table tiles out as valid sets, or raise ``NoArrangement``."""
+    started = time.perf_counter()
     check_deck(rules, tiles)
     count = Counter(tiles)
     pool = {t.id: n for t, n in count.items()}
     build = _Builder(rules, Counter(), count, [(None, s) for s in available(rules, pool)], Objective.TILES)
-    outcome = solve_program(build.program, time_limit)
+    outcome = solve_program(build.program, _left(time_limit, started))
     if not outcome.feasible:
         why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"
         raise NoArrangement(f"these table tiles do not make a table: {why}")
     sets = [s for _, s in build.chosen(outcome.counts, ())]
     return sorted(sets, key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s)))
+
+
+def _left(time_limit: float, started: float) -> float:
+    """What is left of the time limit for SCIP: building the model counts too (SCIP needs a moment to start)."""
+    return max(0.001, time_limit - (time.perf_counter() - started))
 
 
 @dataclass
@@ -106,43 +113,50 @@ class _Builder:
 
     def __post_init__(self) -> None:
         rules, rack, table = self.rules, self.rack, self.table
-        most = rules.deck_size() + 1
-        second_max = most * (rules.numbers + 1) if self.objective is Objective.TILES else most
-        self.w_kept = second_max + 1
-        self.w_first = self.w_kept * most + second_max + 1
-        self.split = self.objective is Objective.POINTS and table[JOKER] > 0
+        # Each goal outranks the next: one unit of a goal weighs more than the whole range of the goals below.
+        # (The ranges are this position's, so the weights stay small and SCIP's arithmetic exact.) The last
+        # goal only lays a joker the usual way: standing for the higher number where both are as good.
+        third_range = rules.rack_value(rack.elements()) if self.objective is Objective.TILES else rack.total()
+        self.w_third = (rack[JOKER] + table[JOKER]) * rules.numbers + 1
+        self.w_kept = self.w_third * (third_range + 1)
+        self.w_first = self.w_kept * (len(self.old_sizes) + 1)
         # a row for every tile of the deck (row k is the k-th of Rules.tiles(), as Shape.rows says)
         tiles = list(tile_rows(rules))
         program = Program()
         for t in tiles:
             program.row(table[t], table[t] + rack[t])
+        jokers = rack[JOKER] + table[JOKER]
+        joker_row = program.row(table[JOKER], jokers) if jokers else None
         kept_rows: dict[int, int] = {}
         for origin, shape in self.shapes:
             rows = dict(shape.rows)
+            if shape.jokers:
+                assert joker_row is not None, "a form with jokers comes from a table that has them"
+                rows[joker_row] = shape.jokers
             if origin is not None:
                 if origin not in kept_rows:
                     kept_rows[origin] = program.row(None, 1)
                 rows[kept_rows[origin]] = 1
             program.column(rows, self._weight(shape, origin), None)
         self.program = program
+        # a joker standing in for tile t: one less t needed, one more joker used, worth the joker not the tile
         self.joker_columns: dict[Tile, int] = {}
-        jokers = rack[JOKER] + table[JOKER]
-        if jokers:
-            joker_row = program.row(table[JOKER], jokers)
+        if joker_row is not None:
             for k, t in enumerate(tiles):
-                cost = -self.w_first * t.number if self.split else 0
-                self.joker_columns[t] = program.column({k: -1, joker_row: 1}, cost, jokers)
+                change = rules.joker_value - t.number
+                weight = (self.w_third if self.objective is Objective.TILES else self.w_first) * change + t.number
+                self.joker_columns[t] = program.column({k: -1, joker_row: 1}, float(weight), jokers)
 
     def _weight(self, shape: Shape, origin: int | None) -> float:
-        kept = 0 if origin is None else self.old_sizes[origin]
+        points = shape.face + self.rules.joker_value * shape.jokers
         if self.objective is Objective.TILES:
-            first, second = shape.size, shape.value
+            first, second = shape.size, points
         else:
-            first, second = shape.value, shape.size
-        return float(self.w_first * first + self.w_kept * kept + second)
+            first, second = points, shape.size
+        return float(self.w_first * first + (0 if origin is None else self.w_kept) + self.w_third * second)
 
     def meld(self, threshold: int) -> None:
-        """The opening: the new sets together are worth at least ``threshold``."""
+        """The opening: the new sets together are worth at least ``threshold``, each joker as its tile."""
         r = self.program.row(threshold, None)
         for (_, shape), column in zip(self.shapes, self.program.columns, strict=False):
             column.rows[r] = shape.value
@@ -154,25 +168,8 @@ class _Builder:
         for k, (origin, _) in enumerate(self.shapes):
             if origin is not None and origin not in seen:
                 seen.add(origin)
-                start[k] = 1
-        for s in table:
-            for t, stands in zip(s.tiles, s.stands_for, strict=True):
-                if t.is_joker:
-                    start[self.joker_columns[stands]] += 1
+                start[k] = 1  # an old set's first form is the set as it lies, its jokers with it
         self.program.start = start
-
-    def joker_points(self, table: Sequence[TileSet]) -> None:
-        """With jokers already on the table, a placed joker is worth the rise in joker value, 13 at most."""
-        if not self.split:
-            return
-        old_value = sum(s.joker_value for s in table)
-        program = self.program
-        rise = program.row(None, -old_value)
-        cap = program.row(None, -self.rules.numbers * self.table[JOKER])
-        program.column({rise: 1, cap: 1}, float(self.w_first), None)
-        for t, k in self.joker_columns.items():
-            program.columns[k].rows[rise] = -t.number
-            program.columns[k].rows[cap] = -self.rules.numbers
 
     def chosen(self, counts: list[int], table: Sequence[TileSet]) -> list[tuple[int | None, TileSet]]:
         picked = [(origin, shape) for (origin, shape), n in zip(self.shapes, counts, strict=False) for _ in range(n)]

@@ -9,6 +9,7 @@ from solver.rules import Rules
 from solver.sets import Kind, TileSet, make_set, tiles_of
 from solver.solution import Solution
 from solver.tiles import Tile
+from tests.oracle import kept_count
 
 
 def check_solution(solution: Solution, rack: Sequence[Tile], table: Sequence[TileSet], rules: Rules) -> None:
@@ -39,9 +40,10 @@ def check_solution(solution: Solution, rack: Sequence[Tile], table: Sequence[Til
     )
     assert from_rack == placed, "tiles marked as from the rack are not the placed tiles"
     assert len(solution.origins) == len(solution.table) == len(solution.kept_from)
-    real_points = sum(t.number for t in solution.placed if not t.is_joker)
-    assert real_points <= solution.points_placed <= real_points + rules.numbers * placed[Tile()]
+    # points are what leaves the rack: face values, a joker at the rules' joker value
+    assert solution.points_placed == sum(rules.joker_value if t.is_joker else t.number for t in solution.placed)
     assert 0 <= solution.kept_sets <= len(table)
+    assert solution.kept_sets == kept_count(table, solution.table), "kept_sets is not the old sets that only grew"
     if solution.initial_meld and solution.has_play:
         assert list(solution.table[: len(table)]) == list(table), "the opening changed the table"
         fresh = solution.table[len(table) :]

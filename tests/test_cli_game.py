@@ -87,7 +87,7 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         assert (code, err) == (0, "")
         assert out.splitlines() == [
             f"Game {game.id} in chat {GROUP.id}: open, {changes} changes",
-            "Rules: numbers=1-13 colours=RBKO copies=2 jokers=2 smallest_set=3 meld=30",
+            "Rules: numbers=1-13 colours=RBKO copies=2 jokers=2 smallest_set=3 meld=30 joker_value=30",
             "Table: 6R 7R 8R | 7R 7K 7O | 10B 11B 12B",
             "Players:",
             f"  1. Alice ({ALICE.id}): 5 tiles, melded: 3R 4R 5R 11K J  <- to play",

@@ -70,3 +70,14 @@ def test_a_time_limit_gives_up_with_status_1() -> None:
     assert done.stderr.startswith("puzzle: gave up after 0.001 s")
     assert puzzle(CHAIN, "--time-limit", "0").returncode == 2
     assert puzzle(CHAIN, "--time-limit", "10").returncode == 0
+
+
+def test_numbers_of_thousands_of_digits_are_refused_with_status_2() -> None:
+    for text in (
+        f"{'9' * 4301}R\n1\n1 1R 2R 3R\n",
+        f"3R\n{'9' * 4301}\n1 1R 2R 3R\n",
+        f"3R\n1\n{'9' * 4301} 1R 2R 3R\n",
+    ):
+        done = puzzle(text)
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr) < 200

@@ -187,3 +187,15 @@ def test_errors_survive_pickling_for_worker_processes() -> None:
         caught.value.hint,
         str(caught.value),
     )
+
+
+def test_numbers_too_long_or_not_in_ascii_digits_are_the_parsers_error() -> None:
+    from solver import STANDARD, NotationError, parse_tiles
+
+    for text in ("9" * 4301 + "R", "R" + "9" * 4301, "3-" + "9" * 5000 + "R", "9" * 5000 + "RBK"):
+        with pytest.raises(NotationError, match="numbers go 1-13") as caught:
+            parse_tiles(text, STANDARD)
+        assert len(str(caught.value)) < 100  # the token is quoted shortened
+    for text in ("\u00b2R", "\u0663R", "\u2460R"):
+        with pytest.raises(NotationError, match="not a tile"):
+            parse_tiles(text, STANDARD)

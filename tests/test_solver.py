@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from solver import DeckError, Objective, Rules, parse_table, parse_tiles
@@ -33,8 +35,8 @@ def test_example_from_the_issue_plays_five_tiles() -> None:
 
 def test_opening_with_a_joker_counts_the_joker_as_its_tile() -> None:
     s = play("10K 10B J", initial_meld=True)
-    assert s.tiles_placed == 3
-    assert s.points_placed == 30
+    assert s.tiles_placed == 3  # the threshold counts the joker as a 10: 30 points, enough
+    assert s.points_placed == 50  # what leaves the rack: the joker at its penalty value
     assert table_text(s) == ["10B 10K J"]
 
 
@@ -103,16 +105,16 @@ def test_insert_into_a_run_splits_it_and_still_counts_as_kept() -> None:
 def test_points_objective_prefers_the_heavier_play() -> None:
     rack = "1B 2B 4B J 13K 13O"  # one joker: either the low run or the group of 13s
     most_tiles = play(rack)
-    assert (most_tiles.tiles_placed, most_tiles.points_placed) == (4, 10)
+    assert (most_tiles.tiles_placed, most_tiles.points_placed) == (4, 1 + 2 + 4 + 30)
     most_points = play(rack, objective=Objective.POINTS)
-    assert (most_points.tiles_placed, most_points.points_placed) == (3, 39)
+    assert (most_points.tiles_placed, most_points.points_placed) == (3, 13 + 13 + 30)
 
 
 def test_tiles_objective_breaks_ties_by_points() -> None:
-    # one joker: 3 tiles either way, and the heavier run goes down
+    # one joker: 3 tiles either way, and the heavier run goes down (the joker is worth 30 in both)
     s = play("1R 2R J 11B 12B")
     assert s.tiles_placed == 3
-    assert s.points_placed == 11 + 12 + 13
+    assert s.points_placed == 11 + 12 + 30
 
 
 def test_same_input_gives_the_same_answer() -> None:
@@ -158,4 +160,26 @@ def test_loose_tiles_that_make_no_table_are_reported() -> None:
 def test_points_with_a_joker_already_on_the_table() -> None:
     s = play("J 13R 13B 2O", "5K 6K J", objective=Objective.POINTS)
     assert s.tiles_placed == 3
-    assert s.points_placed == 39  # the placed joker stands for a 13
+    assert s.points_placed == 13 + 13 + 30  # the rack's joker at its penalty value, whatever it stands for
+    assert s.kept_sets == 1  # and the table's joker stays where it was
+
+
+def test_the_time_limit_covers_building_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    import solver.solve as solving
+    from solver.model import solve_program
+    from tests.test_cli_issue15 import BIG_RACK, BIG_TABLE
+
+    given: list[float] = []
+
+    def timed(program: Any, time_limit: float) -> Any:
+        given.append(time_limit)
+        return real(program, time_limit)
+
+    real = solve_program
+    monkeypatch.setattr(solving, "solve_program", timed)
+    rack, table = parse_tiles(BIG_RACK, R), parse_table(BIG_TABLE, R)
+    s = solve(rack, table, R, objective=Objective.POINTS, time_limit=5.0)
+    assert s.optimal and given and given[0] < 5.0  # SCIP gets what building the model left
+    s = solve(rack, table, R, objective=Objective.POINTS, time_limit=1e-6)
+    check_solution(s, rack, table, R)
+    assert given[-1] == 0.001 and not s.optimal  # no time left: the table as it lies, not proven best

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import JOKER, STANDARD, Colour, Rules, Tile, TileSet, make_set
-from solver.solution import Objective
+from solver.solution import Objective, Solution
 from solver.solve import solve
 from tests.checks import check_solution
-from tests.oracle import most_tiles
+from tests.oracle import Best, best_play, laid
 
 
 def deal(seed: int, sets: int, rack_size: int, rules: Rules) -> tuple[list[Tile], list[TileSet]]:
@@ -47,24 +47,49 @@ SMALL = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCh
 SMALL_RULES = Rules(numbers=7, colours=3, copies=2, jokers=1, smallest_set=3, initial_meld=12)
 
 
+def with_jokers(seed: int, rack: list[Tile], table: list[TileSet], rules: Rules, wanted: int) -> list[Tile]:
+    """The rack with up to ``wanted`` of the deck's jokers that are on neither the table nor the rack."""
+    free = rules.jokers - sum(s.jokers for s in table) - rack.count(JOKER)
+    return rack + [JOKER] * max(0, min(wanted, free))
+
+
+def figures(solution: Solution) -> Best:
+    return Best(solution.tiles_placed, solution.points_placed, solution.kept_sets)
+
+
 @pytest.mark.parametrize("rules", [STANDARD, SMALL_RULES], ids=["standard", "small variant"])
+@pytest.mark.parametrize("objective", list(Objective), ids=[o.value for o in Objective])
 @SMALL
-@given(seed=st.integers(0, 10**9), sets=st.integers(0, 2), rack_size=st.integers(1, 5))
-def test_most_tiles_equals_exhaustive_search(rules: Rules, seed: int, sets: int, rack_size: int) -> None:
+@given(
+    seed=st.integers(0, 10**9),
+    sets=st.integers(0, 3),
+    rack_size=st.integers(1, 5),
+    rack_jokers=st.integers(0, 2),
+)
+def test_best_play_equals_the_oracle(
+    rules: Rules, objective: Objective, seed: int, sets: int, rack_size: int, rack_jokers: int
+) -> None:
+    """Tiles, points and sets kept all equal exhaustive search's (jokers on the table and the rack)."""
     rack, table = deal(seed, sets, rack_size, rules)
-    solution = solve(rack, table, rules)
+    rack = with_jokers(seed, rack, table, rules, rack_jokers)
+    solution = solve(rack, table, rules, objective=objective)
     check_solution(solution, rack, table, rules)
-    flat = [t for s in table for t in s.tiles]
-    assert solution.tiles_placed == most_tiles(rack, flat, rules)
+    oracle = best_play(rack, [laid(s) for s in table], rules, points_first=objective is Objective.POINTS)
+    assert figures(solution) == oracle
 
 
+@pytest.mark.parametrize("objective", list(Objective), ids=[o.value for o in Objective])
 @SMALL
-@given(seed=st.integers(0, 10**9), rack_size=st.integers(3, 7))
-def test_opening_equals_exhaustive_search(seed: int, rack_size: int) -> None:
+@given(seed=st.integers(0, 10**9), rack_size=st.integers(3, 7), rack_jokers=st.integers(0, 2))
+def test_opening_equals_the_oracle(objective: Objective, seed: int, rack_size: int, rack_jokers: int) -> None:
     rack, table = deal(seed, 1, rack_size, STANDARD)
-    solution = solve(rack, table, STANDARD, initial_meld=True)
+    rack = with_jokers(seed, rack, table, STANDARD, rack_jokers)
+    solution = solve(rack, table, STANDARD, objective=objective, initial_meld=True)
     check_solution(solution, rack, table, STANDARD)
-    assert solution.tiles_placed == most_tiles(rack, [], STANDARD, initial_meld=True)
+    oracle = best_play(
+        rack, [laid(s) for s in table], STANDARD, points_first=objective is Objective.POINTS, initial_meld=True
+    )
+    assert figures(solution) == oracle
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,7 +9,6 @@ nothing). It knows nothing of Telegram or SQL: storage loads and saves a
 
 from bot.game.errors import GameError
 from bot.game.state import (
-    JOKER_PENALTY,
     EventKind,
     EventRecord,
     GameResult,
@@ -22,7 +21,6 @@ from bot.game.state import (
 )
 
 __all__ = [
-    "JOKER_PENALTY",
     "EventKind",
     "EventRecord",
     "GameError",

@@ -16,9 +16,6 @@ from solver.rules import Rules
 from solver.sets import TileSet
 from solver.tiles import Tile
 
-#: What a joker left on a rack costs at the end (the boxed game's rule).
-JOKER_PENALTY = 30
-
 
 class GameStatus(Enum):
     RUNNING = "running"
@@ -86,10 +83,6 @@ class PlayerState:
     melded: bool
     tiles_played: int
     active: bool
-
-    @property
-    def points_left(self) -> int:
-        return sum(JOKER_PENALTY if t.is_joker else t.number for t in self.rack)
 
     @property
     def rack_known(self) -> bool:

@@ -6,29 +6,14 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from solver.errors import RummikubError
-from solver.rules import STANDARD, Rules
+from solver.rules_text import OptionError, parse_rules
+
+__all__ = ["MAX_TEXT", "OptionError", "Position", "command_text", "parse_position", "parse_rules"]
 
 #: Longest message the bot reads; a full table of 106 tiles written out is well under this.
 MAX_TEXT = 1500
 
-RULE_NAMES = {
-    "meld": "initial_meld",
-    "initial_meld": "initial_meld",
-    "jokers": "jokers",
-    "numbers": "numbers",
-    "colours": "colours",
-    "colors": "colours",
-    "copies": "copies",
-    "smallest": "smallest_set",
-    "smallest_set": "smallest_set",
-}
-_OPTION = re.compile(r"(?P<name>[a-z_]+)\s*=\s*(?P<value>\S+)", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(?P<kind>rack|table)\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
-
-
-class OptionError(RummikubError):
-    """A /new option that is not a rule or not a number."""
 
 
 def command_text(text: str) -> str:
@@ -37,24 +22,6 @@ def command_text(text: str) -> str:
     if not parts or not parts[0].startswith("/"):
         return text
     return text[len(text) - len(text.lstrip()) + len(parts[0]) :].strip()
-
-
-def parse_rules(text: str, base: Rules = STANDARD) -> Rules:
-    """``meld=25 jokers=1`` and friends on top of ``base`` (validated like any rules variant)."""
-    changes: dict[str, int] = {}
-    rest = _OPTION.sub(" ", text).strip()
-    if rest:
-        raise OptionError(f"`{rest.split()[0]}`: write rule options as name=number, like /new meld=25 jokers=1")
-    for m in _OPTION.finditer(text):
-        name = m.group("name").lower()
-        if name not in RULE_NAMES:
-            known = ", ".join(sorted({"meld", "jokers", "numbers", "colours", "copies", "smallest"}))
-            raise OptionError(f"`{m.group(0)}`: unknown rule; the rules are {known}")
-        value = m.group("value")
-        if not value.isdigit():
-            raise OptionError(f"`{m.group(0)}`: {name} takes a whole number")
-        changes[RULE_NAMES[name]] = int(value)
-    return base.replace(**changes)
 
 
 @dataclass(frozen=True, slots=True)
