@@ -15,8 +15,8 @@ def end(state: GameState, now: datetime) -> tuple[GameState, tuple[PlayerScore, 
 
 
 def scores(state: GameState) -> tuple[PlayerScore, ...]:
-    """Points left on each active player's rack (a joker costs the rules' joker_value), fewest first; racks the bot never
-    knew last (an empty rack nobody set is no win)."""
+    """Points left on each active player's rack (a joker costs the rules' joker_value), fewest first; racks the
+    bot never knew last (an empty rack nobody set is no win)."""
     rows = [
         PlayerScore(p.user_id, p.name, len(p.rack), state.rules.rack_value(p.rack), p.rack_known)
         for p in state.active_players
