@@ -22,6 +22,7 @@ from telegram.error import TelegramError
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
+from bot.telegram.sending import label
 from bot.telegram.words import commands
 from bot.telegram.words.texts import TOO_LONG
 from solver.errors import RummikubError
@@ -50,8 +51,8 @@ async def tell(update: Update, context: BotContext, text: str) -> None:
     message = update.message
     if message is not None and chat.type != chat.PRIVATE:
         await message.reply_text(text, do_quote=True)
-    else:
-        await context.bot.send_message(chat.id, text)
+    else:  # in private, about a group's game: the group's name first, as in every reply there
+        await context.bot.send_message(chat.id, label(context, chat) + text)
 
 
 def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
