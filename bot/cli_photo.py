@@ -45,8 +45,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.as_json(), ensure_ascii=False))
         return 0
-    unsure = set(reading.uncertain)
-    marked = " ".join(f"{t}?" if t in unsure else str(t) for t in reading.tiles)
+    if not reading.tiles:
+        print(f"I see no tiles in this photo.\n  {reading.ms:.0f} ms")
+        return 0
+    marked = " ".join(f"{s.tile}?" if s.uncertain else str(s.tile) for s in reading.seen)
     print(
         f"I read {len(reading.tiles)} tile{'' if len(reading.tiles) == 1 else 's'} ({reading.kind}): {marked}".rstrip()
     )

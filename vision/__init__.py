@@ -15,6 +15,9 @@ The API the bot uses::
     reading.ms            # CPU time of the reading
     reading.as_json()     # the object ``python -m bot photo FILE --json`` prints
 
+Of the sizes Telegram offers for a photo, ``enough([(w, h), ...])`` picks the
+index of the one to download (the smallest with a side of 1280 px or more).
+
 ``read_photo`` raises ``PhotoError`` (a ``RummikubError``) with a message a
 player can read for input that is not a readable picture (not an image, a
 damaged file, more than 50 megapixels, smaller than 32 px); a photo without
@@ -26,5 +29,6 @@ worker thread or process. May import ``solver``, nothing else of ours.
 
 from vision.errors import PhotoError
 from vision.photo import PhotoReading, SeenTile, read_photo
+from vision.picture import enough
 
-__all__ = ["PhotoError", "PhotoReading", "SeenTile", "read_photo"]
+__all__ = ["PhotoError", "PhotoReading", "SeenTile", "enough", "read_photo"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Sequence
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -56,3 +57,20 @@ def open_photo(data: bytes) -> Image.Image:
     if max(image.size) > 2 * WORKING_SIDE:
         image.thumbnail((WORKING_SIDE, WORKING_SIDE), Image.Resampling.BILINEAR)
     return image
+
+
+#: a photo whose longer side is this long shows every tile of a full table at 48 px or more
+ENOUGH_SIDE = 1280
+
+
+def enough(sizes: Sequence[tuple[int, int]]) -> int:
+    """Which of the sizes Telegram offers for one photo to download: the smallest that is enough, else the largest.
+
+    ``sizes`` are (width, height) pairs; the answer is an index into them.
+    """
+    if not sizes:
+        raise PhotoError("the photo comes in no size")
+    fits = [i for i, (w, h) in enumerate(sizes) if max(w, h) >= ENOUGH_SIDE]
+    if fits:
+        return min(fits, key=lambda i: max(sizes[i]))
+    return max(range(len(sizes)), key=lambda i: max(sizes[i]))
