@@ -1,6 +1,6 @@
 """Opening a photo as sent: JPEG (as Telegram sends it), PNG or WebP, at the size that is enough.
 
-A 12-megapixel JPEG is decoded straight at a half or a quarter of its size
+A 12-megapixel JPEG is decoded straight at a quarter of its size
 (the decoder's draft mode skips the work), since tiles are read from 48-pixel
 crops and a tile in a phone photo of a table is far larger than that. Bad
 input becomes a ``PhotoError`` with a clear message, never a traceback.
@@ -9,6 +9,7 @@ input becomes a ``PhotoError`` with a clear message, never a traceback.
 from __future__ import annotations
 
 import io
+import math
 import warnings
 from collections.abc import Sequence
 
@@ -20,13 +21,13 @@ from vision.errors import PhotoError
 MAX_BYTES = 30 * 1024 * 1024
 #: more pixels than a phone's camera gives (a 48 MP sensor gives 8064x6048)
 MAX_PIXELS = 50_000_000
-#: the longer side kept after decoding: enough for a tile of a full table to be 48 px or more
-WORKING_SIDE = 1600
+#: the longer side wanted after decoding: a tile of a full table is then still larger than the training photos' tiles
+WORKING_SIDE = 1000
 SMALLEST_SIDE = 32
 
 
 def open_photo(data: bytes) -> Image.Image:
-    """The photo as RGB, turned upright by its EXIF tag, its longer side at most about ``WORKING_SIDE``."""
+    """The photo as RGB, turned upright by its EXIF tag, its longer side at most twice ``WORKING_SIDE``."""
     if not data:
         raise PhotoError("the file is empty")
     if len(data) > MAX_BYTES:
@@ -43,8 +44,9 @@ def open_photo(data: bytes) -> Image.Image:
                 )
             if min(width, height) < SMALLEST_SIDE:
                 raise PhotoError(f"the picture is too small ({width}x{height}) to show a tile")
-            if opened.format == "JPEG":
-                opened.draft("RGB", (WORKING_SIDE, WORKING_SIDE))
+            if opened.format == "JPEG":  # decode at 1/2, 1/4 or 1/8 when that still leaves WORKING_SIDE
+                shrink = WORKING_SIDE / max(width, height)
+                opened.draft("RGB", (math.ceil(width * shrink), math.ceil(height * shrink)))
             image = ImageOps.exif_transpose(opened)
             image = image.convert("RGB")
             image.load()
