@@ -37,8 +37,8 @@ def move_points(points: np.ndarray, m: Matrix) -> np.ndarray:
     return moved
 
 
-def light(image: Image.Image, rng: random.Random) -> Image.Image:
-    """Brightness, contrast, colour strength, a warm or cool cast, blur and sensor noise."""
+def light(image: Image.Image, rng: random.Random, blur: float = 1.4, noise: float = 9.0) -> Image.Image:
+    """Brightness, contrast, colour strength, a warm or cool cast, blur and sensor noise (at most ``blur``, ``noise``)."""
     image = ImageEnhance.Brightness(image).enhance(rng.uniform(0.6, 1.35))
     image = ImageEnhance.Contrast(image).enhance(rng.uniform(0.7, 1.3))
     image = ImageEnhance.Color(image).enhance(rng.uniform(0.6, 1.4))
@@ -46,8 +46,8 @@ def light(image: Image.Image, rng: random.Random) -> Image.Image:
     warmth = rng.uniform(-0.12, 0.18)  # warm light: more red, less blue (blue against black is the hard case)
     pixels = pixels * np.array([1 + warmth, 1 + warmth / 3, 1 - warmth], dtype=np.float32)
     if rng.random() < 0.5:
-        pixels = pixels + np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(2, 9), pixels.shape)
+        pixels = pixels + np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(1, noise), pixels.shape)
     image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
     if rng.random() < 0.35:
-        image = image.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.4)))
+        image = image.filter(ImageFilter.GaussianBlur(rng.uniform(0.2, blur)))
     return image

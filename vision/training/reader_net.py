@@ -15,12 +15,13 @@ class Reader(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            _cbr(3, 16),
+            _cbr(3, 24),
+            _cbr(24, 24),  # two layers at full size keep the digits' strokes
             nn.MaxPool2d(2),  # 24
-            _cbr(16, 32),
-            _cbr(32, 32),
+            _cbr(24, 48),
+            _cbr(48, 48),
             nn.MaxPool2d(2),  # 12
-            _cbr(32, 64),
+            _cbr(48, 64),
             _cbr(64, 64),
             nn.MaxPool2d(2),  # 6
             _cbr(64, 96),
