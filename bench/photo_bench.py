@@ -53,8 +53,8 @@ class Tally:
         recall = self.right / max(1, self.labelled)
         precision = self.right / max(1, self.read)
         out = (
-            f"{name:<6} {self.photos:3d} photos, {self.labelled:4d} labelled tiles: read right {recall:6.1%}, "
-            f"reads right {precision:6.1%}, kind guessed right {self.kind_right}/{self.photos}"
+            f"{name:<6} {self.photos:3d} photos, {self.labelled:4d} labelled tiles, {self.read:4d} read: "
+            f"read right {recall:6.1%}, reads right {precision:6.1%}, kind right {self.kind_right}/{self.photos}"
         )
         if self.sets:
             out += f", sets right {self.sets_right}/{self.sets} ({self.sets_right / self.sets:.1%})"

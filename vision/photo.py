@@ -110,8 +110,7 @@ def _read(image: object, found: list[find.Found], rules: Rules) -> tuple[list[Ti
     if not found:
         return [], np.zeros((0, 0)), []
     crops = np.stack([read.crop(image, (f.x0, f.y0, f.x1, f.y1)) for f in found])
-    numbers, colours = models.read_tiles(crops)
-    names, table = read.tile_likelihoods(read.softmax(numbers), read.softmax(colours))
+    names, table = read.tile_likelihoods(*read.both_ways(crops))
     keep = table[:, -1] < NOT_A_TILE
     allowed = [k for k, t in enumerate(names) if rules.copies_of(t) > 0]
     options = [names[k] for k in allowed]

@@ -38,7 +38,7 @@ def move_points(points: np.ndarray, m: Matrix) -> np.ndarray:
 
 
 def light(image: Image.Image, rng: random.Random, blur: float = 1.4, noise: float = 9.0) -> Image.Image:
-    """Brightness, contrast, colour strength, a warm or cool cast, blur and sensor noise (at most ``blur``, ``noise``)."""
+    """Brightness, contrast, colour strength, a warm or cool cast, blur and noise (at most ``blur``, ``noise``)."""
     image = ImageEnhance.Brightness(image).enhance(rng.uniform(0.6, 1.35))
     image = ImageEnhance.Contrast(image).enhance(rng.uniform(0.7, 1.3))
     image = ImageEnhance.Color(image).enhance(rng.uniform(0.6, 1.4))
