@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from PIL import Image
 
 from solver.notation import format_tile
 from solver.rules import STANDARD, Rules
@@ -102,11 +103,10 @@ def read_photo(data: bytes, rules: Rules = STANDARD, kind: Kind | None = None) -
     )
 
 
-def _read(image: object, found: list[find.Found], rules: Rules) -> tuple[list[Tile], np.ndarray, list[find.Found]]:
+def _read(
+    image: Image.Image, found: list[find.Found], rules: Rules
+) -> tuple[list[Tile], np.ndarray, list[find.Found]]:
     """Each found tile's likelihood over the tiles of these rules (rows sum to 1); "not a tile" finds dropped."""
-    from PIL import Image
-
-    assert isinstance(image, Image.Image)
     if not found:
         return [], np.zeros((0, 0)), []
     crops = np.stack([read.crop(image, (f.x0, f.y0, f.x1, f.y1)) for f in found])
