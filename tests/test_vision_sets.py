@@ -99,3 +99,20 @@ def test_no_more_jokers_than_the_rules_allow() -> None:
     got = read_line(OPTIONS, likely(*sure("8B 9B 10B"), {"1R": 0.5, "J": 0.45, "11B": 0.04}), few)
     assert got is not None
     assert got.tiles[-1] == parse_tiles("11B", STANDARD)[0]
+
+
+def test_five_of_a_number_are_not_one_group() -> None:
+    got = read_line(OPTIONS, likely(*sure("7R 7B 7K 7O"), {"J": 0.97}), STANDARD)
+    assert got is None or all(len(s) <= STANDARD.max_group for s in got.sets)
+
+
+def test_a_long_line_is_read_quickly() -> None:
+    """A rack of tiles standing side by side is one long line: the search must stay small."""
+    import time
+
+    text = "1R 2R 3R 4R 5R 6R 7R 8R 9R 10R 11R 12R 13R 5B 6B 7B 8B 9B 9K 9O 9R 1K 2K 3K 4K 5K 6K 7K 8K 9K"
+    start = time.process_time()
+    got = read_line(OPTIONS, likely(*sure(text)), STANDARD)
+    assert time.process_time() - start < 2.0
+    assert got is not None
+    assert " ".join(map(str, got.tiles)) == text

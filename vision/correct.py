@@ -14,6 +14,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -45,12 +46,14 @@ def read_line(options: Sequence[Tile], likely: np.ndarray, rules: Rules) -> Line
     index = {t: k for k, t in enumerate(options)}
     best: list[tuple[float, list[tuple[int, int, list[Tile]]]] | None] = [None] * (n + 1)
     best[0] = (0.0, [])
+    dense, joker = _dense(logs, index, rules)
+    longest = max(rules.numbers, rules.max_group)  # no set is longer: the pieces to try stay few on long lines
     for end in range(rules.smallest_set, n + 1):
-        for start in range(0, end - rules.smallest_set + 1):
+        for start in range(max(0, end - longest), end - rules.smallest_set + 1):
             before = best[start]
             if before is None:
                 continue
-            piece = _best_set(logs[start:end], index, rules)
+            piece = _best_set(dense[start:end], joker[start:end], rules)
             if piece is None:
                 continue
             score = before[0] + piece[0]
@@ -69,49 +72,67 @@ def read_line(options: Sequence[Tile], likely: np.ndarray, rules: Rules) -> Line
     return LineReading(sets, tuple(tiles), changed, base - done[0])
 
 
-def _best_set(logs: np.ndarray, index: dict[Tile, int], rules: Rules) -> tuple[float, list[Tile]] | None:
-    """The likeliest valid run or group for these tiles in this order."""
-    n = len(logs)
-    joker = index.get(JOKER)
-    joker_log = logs[:, joker] if joker is not None and rules.jokers else np.full(n, -math.inf)
+def _best_set(dense: np.ndarray, joker: np.ndarray, rules: Rules) -> tuple[float, list[Tile]] | None:
+    """The likeliest valid run or group for these tiles in this order.
+
+    ``dense`` holds each tile's log likelihood of being each numbered tile
+    (tile x colour x number) and ``joker`` of being a joker; every run (each
+    colour, start and direction) and every group pattern is scored at once.
+    """
+    m, colours, numbers = dense.shape
     best: tuple[float, list[Tile]] | None = None
-    for colour in rules.colour_order:  # runs, low to high either way along the line
-        for start in range(1, rules.numbers - n + 2):
-            for step in (1, -1):
-                numbers = [start + i for i in range(n)] if step == 1 else [start + n - 1 - i for i in range(n)]
-                score, tiles, jokers = 0.0, [], 0
-                for i, number in enumerate(numbers):
-                    k = index.get(Tile(number, colour))
-                    own = logs[i, k] if k is not None else -math.inf
-                    if joker_log[i] > own:
-                        score += joker_log[i]
-                        tiles.append(JOKER)
-                        jokers += 1
-                    else:
-                        score += own
-                        tiles.append(Tile(number, colour))
-                if jokers < n and jokers <= rules.jokers and (best is None or score > best[0]):
-                    best = (score, tiles)
-    if n <= rules.max_group:
-        for number in _numbers_in_mind(logs, index):  # groups: distinct colours, or jokers
-            choices: list[Tile | None] = [*[Tile(number, c) for c in rules.colour_order], None]
-            for pick in itertools.product(choices, repeat=n):
-                real = [t for t in pick if t is not None]
-                if not real or len(set(real)) != len(real) or n - len(real) > rules.jokers:
-                    continue
-                score = sum(
-                    float(joker_log[i]) if t is None else float(logs[i, index[t]]) if t in index else -math.inf
-                    for i, t in enumerate(pick)
-                )
-                if best is None or score > best[0]:
-                    best = (score, [JOKER if t is None else t for t in pick])
-    if best is None or best[0] == -math.inf:
-        return None
+    starts = numbers - m + 1
+    if starts > 0:
+        at = np.arange(m)
+        for step in (1, -1):
+            wanted = np.arange(starts)[:, None] + (at if step == 1 else m - 1 - at)[None, :]  # start x position
+            own = dense.transpose(0, 2, 1)[at[None, :], wanted]  # start x position x colour
+            jokers = joker[None, :, None] > own
+            score = np.maximum(own, joker[None, :, None]).sum(axis=1)
+            count = jokers.sum(axis=1)
+            score = np.where((count <= rules.jokers) & (count < m), score, -math.inf)
+            s, c = np.unravel_index(int(score.argmax()), score.shape)
+            if score[s, c] > -math.inf and (best is None or score[s, c] > best[0]):
+                colour = rules.colour_order[int(c)]
+                tiles = [
+                    JOKER if jokers[s, i, c] else Tile(int(wanted[s, i]) + 1, colour) for i in range(m)
+                ]
+                best = (float(score[s, c]), tiles)
+    patterns = _group_patterns(m, colours, rules.jokers)
+    if len(patterns):
+        with_joker = np.concatenate([dense, np.repeat(joker[:, None, None], numbers, axis=2)], axis=1)
+        by_number = with_joker.transpose(2, 0, 1)  # number x position x (colours + joker)
+        score = by_number[:, np.arange(m)[None, :], patterns].sum(axis=2)  # number x pattern
+        v, k = np.unravel_index(int(score.argmax()), score.shape)
+        if score[v, k] > -math.inf and (best is None or score[v, k] > best[0]):
+            tiles = [JOKER if c == colours else Tile(int(v) + 1, rules.colour_order[c]) for c in patterns[k].tolist()]
+            best = (float(score[v, k]), tiles)
     return best
 
 
-def _numbers_in_mind(logs: np.ndarray, index: dict[Tile, int]) -> list[int]:
-    """The numbers among each tile's three likeliest readings: a group of any other number is out of reach."""
-    named = {k: t for t, k in index.items()}
-    top = np.argsort(-logs, axis=1)[:, :3]
-    return sorted({named[int(k)].number for k in top.reshape(-1) if int(k) in named and not named[int(k)].is_joker})
+@cache
+def _group_patterns(m: int, colours: int, jokers: int) -> np.ndarray:
+    """Every way to give m places distinct colours or a joker (index ``colours``), at most ``jokers`` of them."""
+    if m > colours:  # a group holds at most one tile of each colour, jokers included
+        return np.zeros((0, m), np.intp)
+    found = [
+        pick
+        for pick in itertools.product(range(colours + 1), repeat=m)
+        if len({c for c in pick if c < colours}) == sum(1 for c in pick if c < colours) >= 1
+        and sum(1 for c in pick if c == colours) <= jokers
+    ]
+    return np.array(found, dtype=np.intp).reshape(len(found), m)
+
+
+def _dense(logs: np.ndarray, index: dict[Tile, int], rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Log likelihoods laid out as tile x colour x number (-inf for tiles outside the rules), and of the joker."""
+    n = len(logs)
+    dense = np.full((n, rules.colours, rules.numbers), -math.inf)
+    for c, colour in enumerate(rules.colour_order):
+        for number in range(1, rules.numbers + 1):
+            k = index.get(Tile(number, colour))
+            if k is not None:
+                dense[:, c, number - 1] = logs[:, k]
+    k = index.get(JOKER)
+    joker = logs[:, k] if k is not None and rules.jokers else np.full(n, -math.inf)
+    return dense, joker
