@@ -10,7 +10,9 @@ import pytest
 
 from bot.game import GameState, GameStatus, PlayerState
 from bot.game import errors as e
+from bot.game.ending import in_progress
 from bot.game.plays import opening_points, play
+from bot.game.table import is_play
 from solver import STANDARD
 from solver.recorded import recorded_play
 from tests.storage_support import table, tiles
@@ -99,3 +101,17 @@ def test_a_play_keeps_its_players_meld_flag_and_count() -> None:
     state = replace(state, players=tuple(replace(p, tiles_played=5) for p in state.players))
     alice = play(state, ALICE, ALICE, table("1-3R")).state.player(ALICE)
     assert alice is not None and alice.tiles_played == 8 and alice.melded
+
+
+def test_a_shared_table_typed_anew_is_a_play_only_with_new_tiles_after_the_first() -> None:
+    assert not is_play(game(), table("1-3R"), fix=False)  # the table the game starts from
+    on = game(table_text="1-3R")
+    assert is_play(on, table("1-4R"), fix=False)
+    assert not is_play(on, table("1-4R"), fix=True)  # a correction
+    assert not is_play(on, table("1-3R"), fix=False)  # nothing new
+
+
+def test_a_game_is_in_progress_once_a_tile_is_anywhere() -> None:
+    assert not in_progress(game())
+    assert in_progress(game(table_text="1-3R"))
+    assert in_progress(game(racks={BOB: "5K"}))

@@ -14,6 +14,12 @@ def end(state: GameState, now: datetime) -> tuple[GameState, tuple[PlayerScore, 
     return replace(state, status=GameStatus.ENDED, ended_at=now), scores(state)
 
 
+def in_progress(state: GameState) -> bool:
+    """A game worth asking about before it is closed (``/end``, ``/new``): something lies on the table, or
+    on a rack, or has been played from one."""
+    return bool(state.table) or any(p.rack or p.tiles_played for p in state.players)
+
+
 def scores(state: GameState) -> tuple[PlayerScore, ...]:
     """Points left on each active player's rack (a joker costs the rules' joker_value), fewest first; racks the
     bot never knew last (an empty rack nobody set is no win)."""

@@ -44,6 +44,12 @@ def set_table(
     return replace(state, table=table)
 
 
+def is_play(state: GameState, new_table: Sequence[TileSet], *, fix: bool) -> bool:
+    """Whether a shared table typed anew records a play: it has new tiles on it, and it is neither a correction
+    (``fix``) nor the table a game starts from (its first)."""
+    return bool(state.table) and not fix and bool(table_tiles(new_table) - table_tiles(state.table))
+
+
 def check_unchanged(state: GameState, based_on: Iterable[TileSet]) -> None:
     """The table is still the one a message was read against.
 

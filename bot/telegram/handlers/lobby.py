@@ -6,6 +6,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot.game import GameState
 from bot.game.codec import decode_rules, encode_rules
+from bot.game.ending import in_progress
 from bot.game.errors import NoGame
 from bot.storage.service import Question
 from bot.telegram import callbacks
@@ -64,11 +65,6 @@ async def help_command(update: Update, context: BotContext) -> None:
 
 NEW = "new"
 END = "end"
-
-
-def in_progress(state: GameState) -> bool:
-    """A game worth asking about before it is closed: something lies on the table or on a rack."""
-    return bool(state.table) or any(p.rack or p.tiles_played for p in state.players)
 
 
 @guarded

@@ -18,7 +18,7 @@ from telegram import Message, Update
 from telegram.error import BadRequest
 
 from bot.game import GameState, PlayerState
-from bot.game.tiles import table_tiles
+from bot.game.table import is_play
 from bot.storage import GameService
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
@@ -157,11 +157,6 @@ async def _answer(
     solving = start_solving(d, wanted, mine, Objective.TILES)
     stores.append(asyncio.ensure_future(_store_in_lull(d.lull, d.service, state, user.id, rack, table)))
     await send_answer(update, context, wanted, mine, Objective.TILES, solving)
-
-
-def is_play(state: GameState, table: Sequence[TileSet], *, fix: bool) -> bool:
-    """A shared table typed with new tiles on it is a play (not on a game's first table, not a correction)."""
-    return bool(state.table) and not fix and bool(table_tiles(table) - table_tiles(state.table))
 
 
 def fits_deck(state: GameState, me: PlayerState) -> bool:

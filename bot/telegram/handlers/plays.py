@@ -21,6 +21,7 @@ from bot.game import GameState, Played
 from bot.game.codec import decode_table, decode_tiles, encode_table
 from bot.game.errors import NotAnOpening, NotYourTurn
 from bot.game.placing import Placement
+from bot.game.plays import turn_check
 from bot.storage.service import Question
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
@@ -104,9 +105,11 @@ async def advance(
         )  # fmt: skip
         return None
     if draft.player is None:
-        turn = state.turn_player
-        me = state.player(draft.recorder)
-        if turn is not None and me is not None and turn.user_id != draft.recorder and len(state.active_players) > 1:
+        try:
+            turn_check(state, draft.recorder)  # the game core says whether this is someone else's turn
+        except NotYourTurn as why:
+            turn, me = state.player(why.turn), state.player(draft.recorder)
+            assert turn is not None and me is not None
             await _asked(context, answering)
             await ask(
                 context, chat, state, user.id, PLAY,

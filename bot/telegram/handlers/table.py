@@ -16,7 +16,7 @@ from telegram import Chat, Update, User
 from bot.game import EventKind, GameState, Undone
 from bot.game.errors import NoGame
 from bot.game.placing import Placement, read_play
-from bot.game.table import lost_message
+from bot.game.table import is_play, lost_message
 from bot.game.tiles import table_key, table_tiles
 from bot.game.undoing import owner
 from bot.storage.service import Question
@@ -138,7 +138,7 @@ async def change_shared_table(
         if show_here:
             await show_table(update, context, state, "No change: the table is already like that.")
         return state
-    if placed and not fix and state.table:
+    if is_play(state, sets, fix=fix):
         rack = [str(t) for t in rack_after] if rack_after is not None else None
         draft = PlayDraft.of(state, user.id, [Placement(tuple(sets))], rack)
         played = await advance(context, chat, user, state, draft, reply_to=update.message if show_here else None)
