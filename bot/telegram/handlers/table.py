@@ -122,7 +122,7 @@ async def change_shared_table(
 ) -> GameState | None:
     """A new shared table: every old tile still there, in valid sets, and the group sees it.
 
-    New tiles on it are a play by the one who typed it (``recording``: on someone else's turn, or below the
+    New tiles on it are a play by the one who typed it (``handlers.plays``: on someone else's turn, or below the
     meld, the bot asks first, and None is returned while it does). The first table of a game is where the
     game starts, not a play. The same tiles laid out anew only replace the table; ``fix`` is a correction,
     which changes no rack and no turn. ``show_here`` False: this chat gets no picture of a table set (the
