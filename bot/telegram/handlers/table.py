@@ -16,7 +16,7 @@ from telegram import Chat, Update, User
 from bot.game import EventKind, GameState, Undone
 from bot.game.errors import NoGame
 from bot.game.placing import Placement, read_play
-from bot.game.table import is_play, lost_message
+from bot.game.table import check_kept, is_play
 from bot.game.tiles import table_key, table_tiles
 from bot.game.undoing import owner
 from bot.storage.service import Question
@@ -129,10 +129,9 @@ async def change_shared_table(
     caller answers), the group still does. ``rack_after``: the speaker's rack as typed with this table.
     """
     chat, user = speaker(update)
-    old, new = table_tiles(state.table), table_tiles(sets)
-    lost, placed = old - new, new - old
-    if lost and not fix:
-        raise RummikubError(lost_message(lost, state.rules))
+    if not fix:  # the core's rule: every tile on the table stays there (checked again under the game's lock)
+        check_kept(state, sets)
+    placed = table_tiles(sets) - table_tiles(state.table)
     seat_of(state, user)
     if not fix and table_key(sets) == table_key(state.table):  # nothing to record, nothing to tell the group
         if show_here:
