@@ -9,7 +9,9 @@ prints the token.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 from urllib.parse import urlparse
 
@@ -30,35 +32,46 @@ class RedactSecret(logging.Filter):
     """Replace the token in any record that carries it: PTB logs its API URL, token included, at DEBUG, and
     the exception of a refused token says the token, so its traceback is redacted too."""
 
-    def __init__(self, secret: str) -> None:
+    def __init__(self, *secrets: str) -> None:
         super().__init__()
-        self.secret = secret
+        self.secrets = [s for s in secrets if s]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secret:
+        if not self.secrets:
             return True
         text = record.getMessage()
-        if self.secret in text:
+        if self.carries(text):
             record.msg, record.args = self.redact(text), None
         # The traceback is formatted here, as a formatter would, when it carries the token: the formatter then
         # prints this text as it is, and without exc_info nothing later can format the exception again.
         exc_text = record.exc_text
         if record.exc_info and not exc_text:
             exc_text = logging.Formatter().formatException(record.exc_info)
-        if exc_text and self.secret in exc_text:
+        if exc_text and self.carries(exc_text):
             record.exc_text, record.exc_info = self.redact(exc_text), None
-        if record.stack_info and self.secret in record.stack_info:
+        if record.stack_info and self.carries(record.stack_info):
             record.stack_info = self.redact(record.stack_info)
         return True
 
+    def carries(self, text: str) -> bool:
+        return any(secret in text for secret in self.secrets)
+
     def redact(self, text: str) -> str:
-        return text.replace(self.secret, "<token>")
+        for secret in self.secrets:
+            text = text.replace(secret, "<secret>")
+        return text
 
 
 def configure_logging(level: str, secret: str = "") -> RedactSecret:
-    """Our log level everywhere, httpx at WARNING (its request lines show the token in the URL), and every
-    handler of the root logger redacting the token from whatever else might print it."""
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=level.upper())
+    """``LOG_LEVEL`` for our own loggers (``bot.*``); every library at INFO at most (at DEBUG, PTB, tornado
+    and the database drivers log whole requests, updates and SQL parameters: a webhook's secret, a player's
+    rack) and httpx at WARNING (its request lines show the token in the URL); every handler of the root
+    logger redacts the secrets from whatever else might print them."""
+    wanted = logging.getLevelName(level.upper())
+    if not isinstance(wanted, int):
+        raise ValueError(f"{level!r} is not a log level")
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=max(wanted, logging.INFO))
+    logging.getLogger("bot").setLevel(wanted)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     redact = RedactSecret(secret)
@@ -79,7 +92,7 @@ def main() -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     try:
-        configure_logging(settings.log_level, token)
+        redact = configure_logging(settings.log_level, token)
     except ValueError:
         print(f"error: LOG_LEVEL={settings.log_level!r} is not a log level (DEBUG, INFO, WARNING)", file=sys.stderr)
         return 2
@@ -87,29 +100,34 @@ def main() -> int:
     from telegram.error import InvalidToken
 
     from bot.storage import migrate
-    from bot.telegram.app import ALLOWED_UPDATES, build_application
-    from bot.telegram.runtime import collector
 
     migrate.upgrade(settings.database_url)
-    application = build_application(settings)
-    collector.settle()  # everything is imported and built: out of the cycle collector's sight from now on
     try:
-        if settings.webhook_url:
-            path = urlparse(settings.webhook_url).path.lstrip("/")
-            secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-            log.info("starting with a webhook on %s:%s/%s", settings.webhook_listen, settings.webhook_port, path)
-            application.run_webhook(
-                listen=settings.webhook_listen,
-                port=settings.webhook_port,
-                url_path=path,
-                webhook_url=settings.webhook_url,
-                secret_token=secret,
-                allowed_updates=ALLOWED_UPDATES,
-            )
-        else:
-            log.info("starting with long polling")
-            application.run_polling(allowed_updates=ALLOWED_UPDATES)
+        asyncio.run(serve(settings, redact))
     except InvalidToken:  # its message and its traceback carry the token: neither is printed
         print(REFUSED_TOKEN, file=sys.stderr)
         return 2
     return 0
+
+
+async def serve(settings: Settings, redact: RedactSecret) -> None:
+    """Run until SIGINT or SIGTERM; then each chat finishes the update it is on, and the rest stops."""
+    from bot.telegram.app import ALLOWED_UPDATES, build_application
+    from bot.telegram.runtime import collector
+    from bot.telegram.runtime.serving import serving, webhook_of
+
+    application = build_application(settings)
+    collector.settle()  # everything is imported and built: out of the cycle collector's sight from now on
+    webhook = webhook_of(settings)
+    if webhook is not None:
+        redact.secrets.append(webhook.secret)
+        log.info("starting with a webhook on %s:%s%s", webhook.listen, webhook.port, urlparse(webhook.url).path)
+    else:
+        log.info("starting with long polling")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for name in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(name, stop.set)
+    async with serving(application, ALLOWED_UPDATES, webhook=webhook):
+        await stop.wait()
+    log.info("stopped")

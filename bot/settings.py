@@ -25,4 +25,9 @@ class Settings(BaseSettings):
     webhook_url: str | None = None
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = Field(default=8443, ge=1, le=65535)
-    webhook_secret: SecretStr | None = None
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="Telegram's secret_token; when unset, one is derived from the token"
+    )
+    claim_seconds: float = Field(
+        default=15.0, gt=0, le=300, description="how long a dead process's chats wait before another takes them"
+    )

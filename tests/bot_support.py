@@ -21,6 +21,7 @@ from bot.settings import Settings
 from bot.storage import GameService
 from bot.telegram.app import ALLOWED_UPDATES, BotApplication, build_application
 from bot.telegram.runtime.deps import KEY, Deps
+from bot.telegram.runtime.serving import serving
 from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
 from tests.storage_support import migrated
@@ -55,7 +56,8 @@ async def fake_api() -> AsyncIterator[FakeBotApi]:
 async def running_bot(
     fake: FakeBotApi, database_url: str, *, workers: int | None = None, processes: int = 0, **extra: Any
 ) -> AsyncIterator[BotApplication]:
-    """The bot application, initialised (getMe, command menus, warm-up) and polling the fake.
+    """The bot application, initialised (getMe, command menus, warm-up) and polling the fake, as
+    ``python -m bot`` runs it (``bot.telegram.runtime.serving``).
 
     ``processes`` defaults to none (threads only) to keep each test's start-up short, and so a test can
     patch the solver; the tests that need production's solver processes ask for them.
@@ -66,22 +68,8 @@ async def running_bot(
     application = build_application(
         settings_for(fake, database_url, **extra), rate_limiter=limiter, workers=workers, processes=processes
     )
-    await application.initialize()
-    try:
-        if application.post_init is not None:  # run_polling calls it; so do we
-            await application.post_init(application)
-        await application.start()
-        assert application.updater is not None
-        await application.updater.start_polling(poll_interval=0.0, timeout=10, allowed_updates=ALLOWED_UPDATES)
-        try:
-            yield application
-        finally:
-            await application.updater.stop()
-            await application.stop()
-    finally:
-        await application.shutdown()
-        if application.post_shutdown is not None:  # as run_polling does after shutdown
-            await application.post_shutdown(application)
+    async with serving(application, ALLOWED_UPDATES):
+        yield application
 
 
 async def database(folder: Path) -> str:

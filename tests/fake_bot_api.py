@@ -226,6 +226,11 @@ class ApiFailure(Exception):
         self.code, self.description, self.parameters = code, description, parameters
 
 
+#: Update numbers, increasing across every fake of a test run (a bot restarted against a new fake must not
+#: see numbers it already handled: Telegram never hands out the same one twice).
+UPDATE_IDS = itertools.count(1)
+
+
 @dataclass
 class FakeBotApi:
     """The server: start it, point the bot at ``base_url``, offer updates, read ``calls``."""
@@ -241,7 +246,7 @@ class FakeBotApi:
 
     def __post_init__(self) -> None:
         self._updates: list[Json] = []
-        self._update_ids = itertools.count(1)
+        self._update_ids = UPDATE_IDS  # one sequence for every fake, as Telegram's own goes on over restarts
         self._message_ids = itertools.count(1000)
         self._changed: asyncio.Condition | None = None
         self._server: tornado.httpserver.HTTPServer | None = None

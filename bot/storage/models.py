@@ -16,6 +16,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     Dialect,
     ForeignKey,
     Index,
@@ -180,3 +181,56 @@ class Choice(Base):
     created_at: Mapped[datetime]
 
     __table_args__ = (Index("ix_choices_game_id", "game_id"),)
+
+
+class Delivery(Base):
+    """An update Telegram delivered, kept before it is confirmed to Telegram (``getUpdates``' offset, or the
+    webhook's 200), so a crash can never lose it.
+
+    ``handled_at`` is set in the same transaction as the change the update made (``bot.storage.inbox``):
+    after a crash an update is either applied, or still to be handled. Handled rows stay a day, so an update
+    Telegram sends twice is recognised, and a chat's recent count tells a flood.
+    """
+
+    __tablename__ = "deliveries"
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    #: the chat whose order it keeps (the private chat, the group; the user for an update without a chat)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    payload: Mapped[dict[str, Any]]
+    received_at: Mapped[datetime]
+    handled_at: Mapped[datetime | None]
+    #: how it ended: done, skipped (a flood), slowed (a flood, told to slow down), failed (gave up)
+    outcome: Mapped[str | None] = mapped_column(String(8))
+    #: how many times handling it began: a update that kills the process every time is given up
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (
+        Index("ix_deliveries_chat_id_update_id", "chat_id", "update_id"),
+        Index("ix_deliveries_received_at", "received_at"),
+    )
+
+
+class Claim(Base):
+    """Which bot process handles a chat's updates now, and until when (renewed while it lives).
+
+    Updates of one chat are handled in order by one process at a time; a process that dies leaves its
+    claims to run out, and another process (or itself, restarted) takes them over.
+    """
+
+    __tablename__ = "claims"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    owner: Mapped[str] = mapped_column(String(40))
+    until: Mapped[float] = mapped_column(Float)
+
+
+class Pace(Base):
+    """Telegram's flood limits for the bot as a whole: when the next message to ``key`` may go
+    (the theoretical arrival time of a generic cell rate algorithm), shared by every process."""
+
+    __tablename__ = "paces"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    due: Mapped[float] = mapped_column(Float)

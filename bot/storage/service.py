@@ -42,7 +42,7 @@ from bot.game.state import (
     Undone,
 )
 from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_may_undo, undo_choice
-from bot.storage import reads
+from bot.storage import inbox, reads
 from bot.storage.database import Database
 from bot.storage.locks import KeyedLocks
 from bot.storage.models import Choice, Event, Game, Link, utcnow
@@ -533,6 +533,18 @@ class GameService:
 
         return await self._transaction(keep)
 
+    async def remember(self, token: str, game_id: int, user_id: int, kind: str, payload: dict[str, Any]) -> None:
+        """Keep ``payload`` under a token of the caller's making, replacing what it held (a shown suggestion)."""
+
+        async def keep(session: AsyncSession) -> None:
+            await session.execute(delete(Choice).where(Choice.token == token))
+            now = self.clock()
+            session.add(
+                Choice(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
+            )
+
+        await self._transaction(keep)
+
     async def question(self, token: str) -> Question:
         """A question still waiting for its answer (``AlreadyAnswered`` if it is gone)."""
         async with self.db.reads() as session, session.begin():
@@ -752,12 +764,18 @@ class GameService:
         """Run ``work`` in a write transaction; start again if another writer got in first.
 
         A database still locked after the busy timeout is not retried here: the
-        timeout already waited, and a chat should hear back rather than hang.
+        timeout already waited, and a chat should hear back rather than hang. The
+        update being handled (``bot.storage.inbox``) is marked handled in the same
+        transaction, so a crash can neither lose the change nor let it happen twice.
         """
         for attempt in range(self.retries):
             try:
                 async with self.db.write_turn(), self.db.writes() as session, session.begin():
-                    return await work(session)
+                    recorded = await inbox.mark(session, self.clock())
+                    done = await work(session)
+                if recorded is not None:  # committed: the update's later changes (if any) belong to it too
+                    recorded.marked = True
+                return done
             except StaleDataError:
                 await asyncio.sleep(0.005 * 2**attempt)
             except OperationalError as why:

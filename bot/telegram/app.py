@@ -1,9 +1,10 @@
 """The application: PTB's ``Application`` with our handlers, flood limits, start-up and shut-down.
 
-Updates of different chats are handled concurrently, those of one chat in
-order (``PerChatOrder``): a slow solve in one chat must never hold up another
-chat's answer; the solver and the renderer run in a worker pool. The game
-service serialises changes to one game itself.
+PTB's own updater is not used: updates come in through ``runtime.intake`` /
+``runtime.webhook``, are stored, and ``runtime.dispatch`` hands them to
+``process_update``, each chat's in order, different chats at once (a slow
+solve in one chat never holds up another). The solver and the renderer run in
+a worker pool; the game service serialises changes to one game itself.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from bot.telegram.errors import on_error
 from bot.telegram.handlers import lobby, messages, questions, racks, solving, table
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
-from bot.telegram.runtime.ordering import PerChatOrder
 from bot.telegram.runtime.processes import SolverProcesses
 from bot.telegram.runtime.turns import Turns
 from bot.telegram.runtime.uploads import telegram_request
@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 
 BotApplication = Application[Any, Any, Any, Any, Any, Any]
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
-CONCURRENT_UPDATES = 256
 
 
 def default_workers() -> int:
@@ -87,11 +86,9 @@ def build_application(
         ApplicationBuilder()
         .token(settings.telegram_bot_token.get_secret_value())
         .context_types(ContextTypes(context=BotContext))
-        .concurrent_updates(PerChatOrder(CONCURRENT_UPDATES))
-        # On stopping, PTB calls getUpdates once more to confirm the updates it fetched. With one connection
-        # for getUpdates that call sometimes found it still held by the poll being cancelled, timed out
-        # (seen in 2 of about 25 benchmark runs, logged as an error) and left the last updates to be
-        # fetched, and handled, again after a restart.
+        .updater(None)  # updates come through runtime.intake / runtime.webhook, stored first
+        # On stopping, getUpdates is called once more to confirm the stored updates, while the poll being
+        # cancelled may still hold a connection.
         .get_updates_connection_pool_size(2)
         .request(telegram_request())  # (after the getUpdates settings: PTB refuses them once a request is set)
         .rate_limiter(rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3))

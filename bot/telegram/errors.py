@@ -11,7 +11,6 @@ Anything else is a bug: ``on_error`` logs it with the update and says sorry.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -85,9 +84,9 @@ def guarded(handler: Handler) -> Handler:
 
 
 async def on_error(update: object, context: BotContext) -> None:
-    """Log the failure with its update; tell the chat something went wrong (never the details)."""
-    detail = update.to_dict() if isinstance(update, Update) else repr(update)
-    log.error("handling an update failed: %s", json.dumps(detail, default=str)[:4000], exc_info=context.error)
+    """Log the failure with where it happened (never the update's text: it may hold a rack); tell the chat
+    something went wrong (never the details)."""
+    log.error("handling an update failed: %s", _where(update), exc_info=context.error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     try:
@@ -97,3 +96,12 @@ async def on_error(update: object, context: BotContext) -> None:
             await context.bot.send_message(update.effective_chat.id, SORRY)
     except TelegramError:
         log.warning("could not tell chat %s about the failure", update.effective_chat.id)
+
+
+def _where(update: object) -> str:
+    """The update's number, chat and kind: enough to find it in the database, nothing a player typed."""
+    if not isinstance(update, Update):
+        return type(update).__name__
+    chat = update.effective_chat.id if update.effective_chat is not None else None
+    kind = "button" if update.callback_query is not None else "message" if update.message is not None else "other"
+    return f"update {update.update_id} ({kind}) in chat {chat}"

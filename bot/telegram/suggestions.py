@@ -1,20 +1,28 @@
-"""The solver's latest suggestions, so "I played this" applies exactly the play that was shown.
+"""The play an answer showed, kept in the database, so "I played this" applies exactly that play, in any
+process and after a restart.
 
-Kept in memory (a small LRU): after a restart the entry is gone, and the
-button solves the same position again instead (the fingerprint in the button
-proves the position has not changed since).
+Each player keeps one shown suggestion per game and objective (a newer answer
+replaces it): the new table, whether it was an opening, and the fingerprint
+of the position it was solved for. The button's fingerprint proves the
+position has not changed since; the play is traced again from the two tables
+by the solver's own code (``solver.recorded``).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import replace
+from typing import Any
 
 from bot.game import GameState, PlayerState
+from bot.game.codec import decode_table, encode_table
+from solver.errors import RummikubError
+from solver.recorded import recorded_play
 from solver.solution import Objective, Solution
 
-Key = tuple[int, int, str, str]
+#: The kind of the ``choices`` row a shown suggestion is kept in.
+SHOWN = "shown"
 
 
 def fingerprint(state: GameState, player: PlayerState, objective: Objective) -> str:
@@ -25,18 +33,28 @@ def fingerprint(state: GameState, player: PlayerState, objective: Objective) -> 
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-@dataclass
-class Suggestions:
-    """Solutions by (game, user, objective, fingerprint), the oldest forgotten first."""
+def token(game_id: int, user_id: int, objective: Objective) -> str:
+    """The one row a player's shown suggestion for this game and objective is kept under."""
+    return "s" + hashlib.sha256(f"{game_id}:{user_id}:{objective.value}".encode()).hexdigest()[:23]
 
-    size: int = 512
-    _items: OrderedDict[Key, Solution] = field(default_factory=OrderedDict)
 
-    def put(self, key: Key, solution: Solution) -> None:
-        self._items[key] = solution
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+def payload(solution: Solution, stamp: str) -> dict[str, Any]:
+    return {"stamp": stamp, "table": encode_table(solution.table), "opening": solution.initial_meld}
 
-    def get(self, key: Key) -> Solution | None:
-        return self._items.get(key)
+
+def rebuilt(kept: dict[str, Any], state: GameState, player: PlayerState, objective: Objective) -> Solution | None:
+    """The shown suggestion again, for the position it was made for (``None`` if it does not fit it)."""
+    try:
+        after = decode_table(kept["table"], state.rules)
+    except (KeyError, TypeError, ValueError):
+        return None
+    try:
+        play = recorded_play(state.table, after, state.rules)
+    except (RummikubError, ValueError):  # the table it was made for is gone
+        return None
+    left = Counter(player.rack)
+    left.subtract(play.placed)
+    if any(n < 0 for n in left.values()):
+        return None
+    rack_left = tuple(sorted(left.elements(), key=state.rules.tile_key))
+    return replace(play, objective=objective, initial_meld=bool(kept.get("opening")), rack_left=rack_left)

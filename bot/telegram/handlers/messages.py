@@ -8,11 +8,9 @@ the private-chat button, a table is set for everyone.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections import Counter, deque
 from collections.abc import Sequence
-from dataclasses import replace
 
 from telegram import Message, Update
 from telegram.error import BadRequest
@@ -30,7 +28,6 @@ from bot.telegram.handlers.solving import send_answer, start_solving
 from bot.telegram.handlers.table import change_shared_table, fix_word, read_table_for, set_table, show_table
 from bot.telegram.parsing import misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
-from bot.telegram.runtime.lull import Lull
 from bot.telegram.sending import say
 from bot.telegram.words import replies, texts
 from bot.telegram.words.texts import STALE_BUTTON as STALE
@@ -86,25 +83,8 @@ async def plain_text(update: Update, context: BotContext) -> None:
 
 
 async def rack_and_table(update: Update, context: BotContext, rack_text: str | None, table_text: str | None) -> None:
-    """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored."""
-    d = deps(context)
-    stores: list[asyncio.Future[GameState]] = []
-    try:
-        with d.lull.answer():
-            await _answer(update, context, rack_text, table_text, stores)
-    finally:  # outside the answer: a store waits for a lull, and this answer's end is part of one
-        for storing in stores:
-            await storing
-
-
-async def _answer(
-    update: Update,
-    context: BotContext,
-    rack_text: str | None,
-    table_text: str | None,
-    stores: list[asyncio.Future[GameState]],
-) -> None:
-    """Check, solve and send; a store of the position still running is added to ``stores``."""
+    """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored,
+    and what is stored is committed before the answer says anything about it."""
     chat, user = speaker(update)
     d = deps(context)
     state = await current_game(context, chat, user)
@@ -142,21 +122,14 @@ async def _answer(
             updated = "The group's table is updated. " if changed_table else ""
             await say(update, context, updated + texts.STALE_RACK)
             return
-    # The position to solve is known already: the game with what this message changes.
-    wanted = replace(state, table=tuple(table) if table is not None else state.table)
-    mine = replace(me, rack=tuple(rack) if rack is not None else me.rack)
-    if not mine.rack:  # nothing to solve with yet: store what came, show it, ask for the rack
-        state = await _store(d.service, state, user.id, rack, table)
+    # The position is stored (committed) first: an answer never shows a position a crash could lose.
+    state = await _store(d.service, state, user.id, rack, table)
+    me = seat_of(state, user)
+    if not me.rack:  # nothing to solve with yet: show what came, ask for the rack
         done = "The group's table is updated. " if changed_table else "Table set. " if table is not None else ""
         await show_table(update, context, state, f"{done}Now send your rack: rack: 3R 4R 5R J")
         return
-    # The answer goes out as soon as it is solved. Storing the same position is bookkeeping nobody waits
-    # for, so it waits for a lull in the answers (``bot.telegram.runtime.lull``); the chat's next message waits
-    # for it. In a burst of chats, answers that waited for the stores came out hundreds of milliseconds
-    # later (BENCHMARKS.md, Bot).
-    solving = start_solving(d, wanted, mine, Objective.TILES)
-    stores.append(asyncio.ensure_future(_store_in_lull(d.lull, d.service, state, user.id, rack, table)))
-    await send_answer(update, context, wanted, mine, Objective.TILES, solving)
+    await send_answer(update, context, state, me, Objective.TILES, start_solving(d, state, me, Objective.TILES))
 
 
 def fits_deck(state: GameState, me: PlayerState) -> bool:
@@ -166,18 +139,6 @@ def fits_deck(state: GameState, me: PlayerState) -> bool:
     except DeckError:
         return False
     return True
-
-
-async def _store_in_lull(
-    lull: Lull,
-    service: GameService,
-    state: GameState,
-    user_id: int,
-    rack: Sequence[Tile] | None,
-    table: Sequence[TileSet] | None,
-) -> GameState:
-    await lull.wait()
-    return await _store(service, state, user_id, rack, table)
 
 
 async def _store(

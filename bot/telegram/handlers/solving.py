@@ -1,10 +1,10 @@
 """/solve and its buttons: the best play as a picture, "I played this", and the other objective.
 
 The answer carries a fingerprint of the position it was solved for. "I played
-this" applies the remembered solution when the fingerprint still matches the
-game (after a restart, when memory is gone, it solves the same position
-again); a changed table or rack makes the button say so instead of playing
-something else.
+this" applies the play that was shown (kept in the database before the
+answer is sent, ``bot.telegram.suggestions``) when the fingerprint still
+matches the game; a changed table or rack makes the button say so instead of
+playing something else.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from telegram import Message, Update
 from telegram.error import BadRequest
 
 from bot.game import GameState, PlayerState
-from bot.game.errors import NoTiles, NotYourTurn, StaleSuggestion
+from bot.game.errors import AlreadyAnswered, NoTiles, NotYourTurn, StaleSuggestion
 from bot.game.plays import turn_check
 from bot.game.seats import ensure_running
 from bot.storage.service import Question
-from bot.telegram import callbacks
+from bot.telegram import callbacks, suggestions
 from bot.telegram.asking import ask
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
@@ -32,7 +32,7 @@ from bot.telegram.handlers.racks import private_only
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.runtime.work import Answer, answer_for, group_picture, solve_position
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
-from bot.telegram.suggestions import fingerprint
+from bot.telegram.suggestions import SHOWN, fingerprint
 from bot.telegram.words import replies, texts
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
@@ -55,18 +55,21 @@ def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objecti
 
 
 async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Answer:
-    """The player's best play now, with its moves and picture (a remembered solution is not solved again)."""
-    known = d.suggestions.get(_key(state, me, objective))
-    if known is not None:
-        return await d.solving(answer_for, known)
+    """The player's best play now, with its moves and picture."""
     return await start_solving(d, state, me, objective)
 
 
-async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Solution:
-    """Only the solution (for "I played this"): remembered, or solved again after a restart."""
-    known = d.suggestions.get(_key(state, me, objective))
-    if known is not None:
-        return known
+async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Objective, stamp: str) -> Solution:
+    """The play the answer showed (kept in the database); solved again only for an answer from before the
+    shown plays were kept (the fingerprint proves the position is the same)."""
+    try:
+        kept = await d.service.question(suggestions.token(state.id, me.user_id, objective))
+    except AlreadyAnswered:
+        kept = None
+    if kept is not None and kept.payload.get("stamp") == stamp:
+        shown = suggestions.rebuilt(kept.payload, state, me, objective)
+        if shown is not None:
+            return shown
     rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
     return await d.solving_position(
         _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit
@@ -76,10 +79,6 @@ async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Ob
 def _tiles(state: GameState, me: PlayerState) -> int:
     """The position's size, which stands for its cost in the solver pool's queue."""
     return len(me.rack) + sum(len(s) for s in state.table)
-
-
-def _key(state: GameState, me: PlayerState, objective: Objective) -> tuple[int, int, str, str]:
-    return (state.id, me.user_id, objective.value, fingerprint(state, me, objective))
 
 
 async def send_answer(
@@ -93,16 +92,18 @@ async def send_answer(
     """Solve (or take ``pending``, a solve already started for this position) and send the picture."""
     chat, _ = speaker(update)
     d = deps(context)
-    with d.lull.answer():
-        async with photo_coming(context, chat):
-            answer = await (pending if pending is not None else answer_now(d, state, me, objective))
-        solution = answer.solution
-        d.suggestions.put(_key(state, me, objective), solution)
-        if answer.picture is None:
-            await say(update, context, replies.no_play(solution))
-            return
-        markup = replies.solve_buttons(state.id, solution, fingerprint(state, me, objective))
-        await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
+    async with photo_coming(context, chat):
+        answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+    solution = answer.solution
+    if answer.picture is None:
+        await say(update, context, replies.no_play(solution))
+        return
+    stamp = fingerprint(state, me, objective)
+    # kept before it is shown: "I played this" must find it in any process, after any restart
+    shown = suggestions.payload(solution, stamp)
+    await d.service.remember(suggestions.token(state.id, me.user_id, objective), state.id, me.user_id, SHOWN, shown)
+    markup = replies.solve_buttons(state.id, solution, stamp)
+    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
 
 
 @guarded
@@ -199,7 +200,7 @@ async def play_suggestion(
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
         raise StaleSuggestion("the table or your rack has changed since this suggestion; /solve again")
-    solution = await solution_now(d, state, me, objective)
+    solution = await solution_now(d, state, me, objective, stamp)
     played = await d.service.apply_suggestion(state.id, user.id, solution, out_of_turn=out_of_turn, answering=answering)
     if message_id is not None:
         with contextlib.suppress(BadRequest):  # too old to edit, or already without buttons

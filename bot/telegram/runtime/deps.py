@@ -18,10 +18,8 @@ from telegram.ext import ContextTypes
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
-from bot.telegram.runtime.lull import Lull
 from bot.telegram.runtime.processes import SolverProcesses
 from bot.telegram.runtime.turns import Turns
-from bot.telegram.suggestions import Suggestions
 
 KEY = "rummikub"
 log = logging.getLogger(__name__)
@@ -48,8 +46,6 @@ class Deps:
     solver_pool: SolverProcesses | None = None
     new_solver_pool: Callable[[], SolverProcesses] | None = None
     turns: Turns = field(default_factory=lambda: Turns(slots=3))
-    suggestions: Suggestions = field(default_factory=Suggestions)
-    lull: Lull = field(default_factory=Lull)
 
     @property
     def solver_count(self) -> int:

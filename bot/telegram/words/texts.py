@@ -56,3 +56,7 @@ UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
 NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
 TOO_LONG = "That message is too long ({length} characters); I read at most {limit}. Send the rack and the table apart."
 PRIVATE_ONLY = "Racks are private: tap the button to set yours in our chat."
+SLOW_DOWN = (
+    "Slow down, please: that was a lot of messages at once, so I am skipping the rest for half a minute. "
+    "Send what you need again in a moment."
+)

@@ -1,0 +1,163 @@
+"""Hands the delivered updates (``bot.storage.inbox``) to the handlers: each chat's in order, chats at once.
+
+A chat holds one task while it has updates waiting, however many it sent, so a
+chat that floods the bot waits behind itself and never takes the slots other
+chats need; past ``FLOOD_MOST`` updates from one sender in ``FLOOD_SECONDS``
+its updates are skipped and the sender hears once that they were. Chats are
+claimed in the database, so with several processes each chat is still handled
+by one of them at a time, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from telegram import Update
+from telegram.error import TelegramError
+
+from bot.storage.inbox import MOST_ATTEMPTS, Inbox, Waiting, handling
+from bot.telegram.words import texts
+
+log = logging.getLogger(__name__)
+
+#: Chats handled at once by one process (each holds one task; the rest wait their turn in the database).
+MOST_CHATS = 64
+#: How often the database is looked at for chats no process took (a dead one's, another process's webhook).
+SWEEP_SECONDS = 0.5
+#: More updates than this from one sender in one chat within ``FLOOD_SECONDS`` are skipped.
+FLOOD_MOST = 30
+FLOOD_SECONDS = 30.0
+#: How often handled updates older than a day are dropped.
+FORGET_SECONDS = 3600.0
+
+
+class Dispatcher:
+    def __init__(self, application: Any, inbox: Inbox, *, most_chats: int = MOST_CHATS) -> None:
+        self.application = application
+        self.inbox = inbox
+        self.most_chats = most_chats
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._wake = asyncio.Event()
+        self._stopping = False
+
+    def wake(self) -> None:
+        """New updates were stored: look for them now rather than at the next sweep."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Start chats' tasks as their updates come, until cancelled; keep this process's claims alive."""
+        renewing = asyncio.create_task(self._renew())
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), SWEEP_SECONDS)
+                self._wake.clear()
+                try:
+                    await self._start_waiting()
+                except Exception:  # the database may be away a moment: the next sweep tries again
+                    log.exception("could not look for waiting updates")
+        finally:
+            renewing.cancel()
+
+    async def stop(self, patience: float = 10.0) -> None:
+        """Let each chat finish the update it is on (up to ``patience`` seconds), then give the chats back."""
+        self._stopping = True
+        running = list(self._running.values())
+        if running:
+            _, late = await asyncio.wait(running, timeout=patience)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.inbox.release_all()
+
+    async def idle(self) -> None:
+        """Wait until no chat has a task (tests: every update stored so far is handled)."""
+        while self._running:
+            await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    async def _start_waiting(self) -> None:
+        room = self.most_chats - len(self._running)
+        if room <= 0 or self._stopping:
+            return
+        for chat_id in await self.inbox.waiting_chats(limit=room + len(self._running)):
+            if len(self._running) >= self.most_chats:
+                break
+            if chat_id in self._running or not await self.inbox.claim(chat_id):
+                continue
+            self._running[chat_id] = asyncio.create_task(self._drain(chat_id), name=f"chat {chat_id}")
+
+    async def _drain(self, chat_id: int) -> None:
+        """The chat's updates one after another, until none is left; then the chat is given back."""
+        try:
+            while not self._stopping:
+                waiting = await self.inbox.next_for(chat_id)
+                if waiting is None:
+                    await self.inbox.release(chat_id)
+                    # One may have come after that look and before the release, while its process found the
+                    # chat still held: look once more, now that the chat is free for anyone.
+                    if await self.inbox.next_for(chat_id) is None or not await self.inbox.claim(chat_id):
+                        return
+                    continue
+                await self._handle(chat_id, waiting)
+        except Exception:  # the claim stays ours and runs on; the next sweep starts the chat again
+            log.exception("handling the updates of a chat failed")
+        finally:
+            self._running.pop(chat_id, None)
+            self._wake.set()  # room for another chat
+
+    async def _handle(self, chat_id: int, waiting: Waiting) -> None:
+        update_id = waiting.update_id
+        if waiting.attempts >= MOST_ATTEMPTS:
+            log.error("update %s was started %s times and never finished; giving it up", update_id, waiting.attempts)
+            await self.inbox.finish(update_id, "failed")
+            return
+        if await self._flooded(chat_id, waiting):
+            return
+        await self.inbox.begin(update_id)
+        update = Update.de_json(waiting.payload, self.application.bot)
+        started = time.perf_counter()
+        try:
+            with handling(update_id):
+                await self.application.process_update(update)
+        except Exception:  # process_update hands handlers' errors to the error handler; this is anything else
+            log.exception("update %s could not be handled", update_id)
+            await self.inbox.finish(update_id, "failed")
+            return
+        await self.inbox.finish(update_id, "done")
+        log.debug("update %s in chat %s handled in %.1f ms", update_id, chat_id, 1000 * (time.perf_counter() - started))
+
+    async def _flooded(self, chat_id: int, waiting: Waiting) -> bool:
+        """Skip the update if its sender sent too many too fast; the first one skipped says so."""
+        count, told = await self.inbox.recent(chat_id, waiting.user_id, FLOOD_SECONDS, waiting.update_id)
+        if count <= FLOOD_MOST:
+            return False
+        if told:
+            await self.inbox.finish(waiting.update_id, "skipped")
+            return True
+        await self.inbox.finish(waiting.update_id, "slowed")
+        update = Update.de_json(waiting.payload, self.application.bot)
+        with contextlib.suppress(TelegramError):
+            if update.callback_query is not None:
+                await update.callback_query.answer(texts.SLOW_DOWN, show_alert=True)
+            else:
+                await self.application.bot.send_message(chat_id, texts.SLOW_DOWN)
+        return True
+
+    async def _renew(self) -> None:
+        """Renew this process's claims well before they run out; drop day-old handled updates now and then."""
+        loop = asyncio.get_running_loop()
+        forgotten = loop.time()
+        while True:
+            await asyncio.sleep(self.inbox.claim_seconds / 3)
+            try:
+                await self.inbox.renew()
+                if loop.time() - forgotten > FORGET_SECONDS:
+                    forgotten = loop.time()
+                    await self.inbox.forget()
+            except Exception:
+                log.exception("could not renew this process's claims")
