@@ -12,6 +12,7 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from bot.settings import Settings
@@ -37,6 +38,11 @@ def run_offline() -> None:
         context.run_migrations()
 
 
+#: The advisory lock every bot process takes around migrating PostgreSQL, so processes started together
+#: migrate one after another (the later ones find nothing left to do) instead of racing to create tables.
+MIGRATION_LOCK = 7_261_847_001
+
+
 def run_with(connection: Connection) -> None:
     context.configure(
         connection=connection,
@@ -45,6 +51,8 @@ def run_with(connection: Connection) -> None:
         compare_type=True,
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":  # held until this transaction ends
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 

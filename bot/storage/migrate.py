@@ -7,12 +7,18 @@ async code we run Alembic in a worker thread rather than inside the bot's loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import io
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy.engine import make_url
+
+from bot.storage.database import sqlite_file
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 INI = MIGRATIONS.parent / "alembic.ini"
@@ -32,11 +38,31 @@ def alembic_config(url: str | None = None, *, output: io.StringIO | None = None)
 
 
 def upgrade(url: str | None = None, revision: str = "head") -> None:
-    command.upgrade(alembic_config(url), revision)
+    with one_at_a_time(url):
+        command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:
-    command.downgrade(alembic_config(url), revision)
+    with one_at_a_time(url):
+        command.downgrade(alembic_config(url), revision)
+
+
+@contextlib.contextmanager
+def one_at_a_time(url: str | None) -> Iterator[None]:
+    """Processes started together migrate a SQLite file one after another (a lock file beside it; PostgreSQL
+    takes an advisory lock in ``migrations/env.py``). The bot always names its URL; a URL left to the
+    settings is a person at the terminal."""
+    file = sqlite_file(make_url(url)) if url is not None else None
+    if file is None:
+        yield
+        return
+    file.parent.mkdir(parents=True, exist_ok=True)
+    with open(file.with_name(file.name + ".migrating"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def current(url: str | None = None) -> str:
