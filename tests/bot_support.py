@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
-from telegram.ext import AIORateLimiter
 
 from bot.game import PlayerState
 from bot.settings import Settings
 from bot.storage import GameService
 from bot.telegram.app import ALLOWED_UPDATES, BotApplication, build_application
 from bot.telegram.runtime.deps import KEY, Deps
+from bot.telegram.runtime.pacing import NONE, SharedPace
 from bot.telegram.runtime.serving import serving
 from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
@@ -63,8 +63,8 @@ async def running_bot(
     patch the solver; the tests that need production's solver processes ask for them.
     """
     # Flood limits off against the fake (a group may get 20 messages a minute from Telegram, not from a test),
-    # but through the same AIORateLimiter class the bot runs with.
-    limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0)
+    # but through the same limiter class the bot runs with.
+    limiter = SharedPace(NONE)
     application = build_application(
         settings_for(fake, database_url, **extra), rate_limiter=limiter, workers=workers, processes=processes
     )

@@ -20,7 +20,6 @@ from typing import Any
 import httpx
 import pytest
 from telegram.error import InvalidToken
-from telegram.ext import AIORateLimiter
 from telegram.request import HTTPXRequest
 
 import bot.telegram.runtime.turns as turns
@@ -212,7 +211,8 @@ async def test_the_bot_uses_flood_limits_and_whole_uploads_by_default(tmp_path: 
     fake = FakeBotApi()
     application = build_application(settings_for(fake, await database(tmp_path)), warm_up=False)
     try:
-        assert isinstance(application.bot.rate_limiter, AIORateLimiter)
+        limiter = application.bot.rate_limiter
+        assert isinstance(limiter, SharedPace) and limiter.db is not None and limiter.limits.group is not None
         request = application.bot.request
         assert isinstance(request, HTTPXRequest) and request._client.event_hooks["request"] == [whole_body]
     finally:

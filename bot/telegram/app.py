@@ -19,7 +19,6 @@ from typing import Any
 
 from telegram import Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -38,6 +37,7 @@ from bot.telegram.errors import on_error
 from bot.telegram.handlers import lobby, messages, questions, racks, solving, table
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
+from bot.telegram.runtime.pacing import SharedPace
 from bot.telegram.runtime.processes import SolverProcesses
 from bot.telegram.runtime.turns import Turns
 from bot.telegram.runtime.uploads import telegram_request
@@ -75,13 +75,17 @@ def build_application(
 ) -> BotApplication:
     """The bot, ready for ``run_polling``/``run_webhook`` or a test's ``start``.
 
-    ``rate_limiter`` defaults to PTB's ``AIORateLimiter`` with Telegram's
-    flood limits; ``processes`` (default one per core; 0 for none) solve in
+    ``rate_limiter`` defaults to ``SharedPace``, Telegram's flood limits
+    kept in the database for all processes; ``processes`` (default one per core; 0 for none) solve in
     worker processes, ``workers`` threads do the rest. The database must
     already be at the latest migration.
     """
     if settings.telegram_bot_token is None:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+    db = open_database(settings.database_url)
+    limiter = rate_limiter if rate_limiter is not None else SharedPace()
+    if isinstance(limiter, SharedPace) and limiter.db is None:
+        limiter.db = db  # one budget for every process of the bot, kept in its database
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.telegram_bot_token.get_secret_value())
@@ -91,14 +95,13 @@ def build_application(
         # cancelled may still hold a connection.
         .get_updates_connection_pool_size(2)
         .request(telegram_request())  # (after the getUpdates settings: PTB refuses them once a request is set)
-        .rate_limiter(rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3))
+        .rate_limiter(limiter)
         .post_init(_started if warm_up else _registered)
         .post_shutdown(_stopped)
     )
     if settings.telegram_base_url:
         builder = builder.base_url(settings.telegram_base_url)
     application: BotApplication = builder.build()
-    db = open_database(settings.database_url)
     count = default_processes() if processes is None else processes
     threads = workers or default_workers()
     application.bot_data[KEY] = Deps(
