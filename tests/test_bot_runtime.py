@@ -26,6 +26,7 @@ import bot.telegram.runtime.turns as turns
 import bot.telegram.runtime.work as work
 from bot.run import NO_TOKEN, REFUSED_TOKEN, RedactSecret, configure_logging
 from bot.telegram.app import build_application
+from bot.telegram.runtime.pacing import SharedPace
 from bot.telegram.runtime.uploads import whole_body
 from bot.telegram.words import commands
 from solver.rules import Rules
