@@ -21,7 +21,7 @@ from bot.storage import GameService
 from bot.telegram.app import ALLOWED_UPDATES, BotApplication, build_application
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.pacing import NONE, SharedPace
-from bot.telegram.runtime.serving import serving
+from bot.telegram.runtime.serving import Webhook, serving
 from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
 from tests.storage_support import migrated
@@ -54,7 +54,13 @@ async def fake_api() -> AsyncIterator[FakeBotApi]:
 
 @asynccontextmanager
 async def running_bot(
-    fake: FakeBotApi, database_url: str, *, workers: int | None = None, processes: int = 0, **extra: Any
+    fake: FakeBotApi,
+    database_url: str,
+    *,
+    workers: int | None = None,
+    processes: int = 0,
+    webhook: Webhook | None = None,
+    **extra: Any,
 ) -> AsyncIterator[BotApplication]:
     """The bot application, initialised (getMe, command menus, warm-up) and polling the fake, as
     ``python -m bot`` runs it (``bot.telegram.runtime.serving``).
@@ -68,7 +74,9 @@ async def running_bot(
     application = build_application(
         settings_for(fake, database_url, **extra), rate_limiter=limiter, workers=workers, processes=processes
     )
-    async with serving(application, ALLOWED_UPDATES):
+    async with serving(application, ALLOWED_UPDATES, webhook=webhook):
+        if webhook is not None:  # Telegram posts to it from now on
+            fake.hooks.append((webhook.url, webhook.secret))
         yield application
 
 

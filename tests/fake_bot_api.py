@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlparse
 
+import httpx
 import tornado.httpserver
 import tornado.web
 
@@ -226,6 +227,8 @@ class ApiFailure(Exception):
         self.code, self.description, self.parameters = code, description, parameters
 
 
+#: How long the fake keeps posting an update to a webhook that does not answer 200, in seconds.
+HOOK_PATIENCE = 60.0
 #: Update numbers, increasing across every fake of a test run (a bot restarted against a new fake must not
 #: see numbers it already handled: Telegram never hands out the same one twice).
 UPDATE_IDS = itertools.count(1)
@@ -243,6 +246,10 @@ class FakeBotApi:
     messages: dict[tuple[int, int], Json] = field(default_factory=dict)
     failures: dict[str, list[ApiFailure]] = field(default_factory=dict)
     port: int = 0
+    #: webhook mode: (url, secret) of each bot process, posted to in turn; empty: updates wait for getUpdates
+    hooks: list[tuple[str, str]] = field(default_factory=list)
+    delivered: list[int] = field(default_factory=list)
+    undelivered: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._updates: list[Json] = []
@@ -293,11 +300,37 @@ class FakeBotApi:
         problems = self.spec.check_value(update, "Update", "Update")
         if problems:
             raise AssertionError(f"the test built an update that breaks the spec: {problems}")
-        self._updates.append(update)
         self.remember_user_message(update)
         self.offered_at[update["update_id"]] = time.perf_counter()
-        self._notify()
+        if self.hooks:  # webhook mode: Telegram posts it (and posts again until it hears 200)
+            target = self.hooks[int(update["update_id"]) % len(self.hooks)]
+            asyncio.get_running_loop().create_task(self._post(target, update))
+        else:
+            self._updates.append(update)
+            self._notify()
         return int(update["update_id"])
+
+    async def _post(self, target: tuple[str, str], update: Json) -> None:
+        """Deliver one update to a webhook as Telegram does: POST with the secret header, again after a
+        failure (a bot process down) until it is answered 200, for ``HOOK_PATIENCE`` seconds."""
+        url, secret = target
+        deadline = time.monotonic() + HOOK_PATIENCE
+        async with httpx.AsyncClient() as client:
+            while True:
+                try:
+                    response = await client.post(
+                        url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}, timeout=10
+                    )
+                    if response.status_code == 200:
+                        self.delivered.append(int(update["update_id"]))
+                        self._notify()
+                        return
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    self.undelivered.append(int(update["update_id"]))
+                    return
+                await asyncio.sleep(0.2)
 
     def send(self, user: User, text: str, chat: Chat | None = None, *, reply_to: Json | None = None) -> int:
         """A user sends ``text`` (commands get their entity, as Telegram adds it)."""
