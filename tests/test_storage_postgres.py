@@ -1,21 +1,14 @@
 """The same models, migrations and service on PostgreSQL (asyncpg), against a throwaway server.
 
-Optional: skipped unless PostgreSQL's binaries are installed. The server runs
-from a temp folder, on loopback, as a non-root user (PostgreSQL refuses root),
+The server (``tests.postgres_support``) runs from a temp folder, on loopback,
 and is killed at the end of the module.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -29,61 +22,16 @@ from bot.storage import GameService, open_database
 from bot.storage.migrate import current, downgrade, upgrade
 from bot.storage.models import Base
 from solver import STANDARD, TileSet
+from tests.postgres_support import throwaway_postgres
 from tests.storage_support import ALICE, BOB, table, tiles
 
-BIN = Path(os.environ.get("PG_BIN", "/usr/local/bin"))
 MANY = STANDARD.replace(copies=4, initial_meld=0)  # every small run is a play, opening or not
-
-
-def _as_postgres() -> list[str] | None:
-    """How to run the server's commands: directly, or through runuser when we are root."""
-    if os.geteuid() != 0:
-        return []
-    runuser = shutil.which("runuser")
-    try:
-        import pwd
-
-        pwd.getpwnam("postgres")
-    except KeyError:
-        return None
-    return [runuser, "-u", "postgres", "--"] if runuser else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def pg_url() -> Iterator[str]:
-    prefix = _as_postgres()
-    if not (BIN / "initdb").exists() or not (BIN / "pg_ctl").exists() or prefix is None:
-        pytest.skip("PostgreSQL binaries (or a non-root user to run them) not available")
-    folder = Path(tempfile.mkdtemp(prefix="rummikub-pg-"))
-    os.chmod(folder, 0o777)
-    data, port = folder / "data", _free_port()
-    ctl = [*prefix, str(BIN / "pg_ctl"), "-D", str(data)]
-    try:
-        subprocess.run(
-            [*prefix, str(BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"],
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off"
-        subprocess.run(
-            [*ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"], check=True, capture_output=True, timeout=60
-        )
-    except (subprocess.SubprocessError, OSError) as why:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start a throwaway PostgreSQL: {why}")
-    try:
-        yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+    with throwaway_postgres() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
