@@ -7,6 +7,9 @@ test's event loop instead of ``run_polling``, and stops it cleanly.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
 from tests.storage_support import migrated
 
+ROOT = Path(__file__).resolve().parents[1]
 ALICE = User(101, "Alice", "alice")
 BOB = User(202, "Bob", "bob")
 CAROL = User(303, "Carol")
@@ -155,3 +159,19 @@ async def tie_private_chat(s: Session, created: Call, user: User, rack: str, *, 
     await s.ask(user, f"/rack {rack}")
     if meld:
         await s.ask(user, "/meld")
+
+
+def bot_process(fake: FakeBotApi, database_url: str, log: Path, **env: str) -> subprocess.Popen[bytes]:
+    """The real ``python -m bot`` in a process of its own, polling ``fake`` (its output appended to ``log``).
+    ``env``: more settings (``CLAIM_SECONDS="1"``)."""
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "DATABASE_URL": database_url,
+        "LOG_LEVEL": "INFO",
+        **env,
+    }
+    with open(log, "ab") as out:
+        return subprocess.Popen([sys.executable, "-m", "bot"], cwd=log.parent, env=environment, stdout=out, stderr=out)

@@ -11,12 +11,10 @@ integrity check. On SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
 import sqlite3
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,12 +23,11 @@ import pytest
 
 from bot.storage import GameService, open_database
 from bot.storage.migrate import upgrade
-from tests.bot_support import fake_api
-from tests.fake_bot_api import FakeBotApi, User
+from tests.bot_support import bot_process, fake_api
+from tests.fake_bot_api import User
 from tests.postgres_support import throwaway_postgres
 from tests.storage_support import migrated
 
-ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = [User(7100 + i, f"Crash{i}") for i in range(4)]
 #: the tiles each player draws, one per message, each tile once
 DRAWS = [f"{n}{c}" for c in "RBKO" for n in range(1, 14)][:24]
@@ -42,20 +39,6 @@ def pg_url() -> Iterator[str]:
     with throwaway_postgres() as url:
         upgrade(url)
         yield url
-
-
-def start_bot(fake: FakeBotApi, url: str, log: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "TELEGRAM_BOT_TOKEN": fake.token,
-        "TELEGRAM_BASE_URL": fake.base_url,
-        "DATABASE_URL": url,
-        "CLAIM_SECONDS": "1",  # a killed process's chats are taken over after a second
-        "LOG_LEVEL": "INFO",
-    }
-    with open(log, "ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "bot"], cwd=log.parent, env=env, stdout=out, stderr=out)
 
 
 async def kill(bot: subprocess.Popen[bytes]) -> None:
@@ -84,7 +67,7 @@ async def crash_run(tmp_path: Path, url: str) -> None:
     log = tmp_path / "bot.log"
     rng = random.Random(20261123)
     async with fake_api() as fake:
-        bot = start_bot(fake, url, log)
+        bot = bot_process(fake, url, log, CLAIM_SECONDS="1")
         try:
             for user in PLAYERS:  # each player's game exists before the stream (a /start is a change too)
                 fake.send(user, "/start")
@@ -99,7 +82,7 @@ async def crash_run(tmp_path: Path, url: str) -> None:
             for _ in range(KILLS):
                 await asyncio.sleep(rng.uniform(0.2, 1.6))
                 await kill(bot)
-                bot = start_bot(fake, url, log)
+                bot = bot_process(fake, url, log, CLAIM_SECONDS="1")
             await sending
             # after the last restart everything delivered is handled
             wanted = {user.id: Counter(DRAWS) for user in PLAYERS}

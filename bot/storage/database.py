@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Executable, Row, event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.storage.reader import Reader
+
+T = TypeVar("T")
 
 #: Execution option that marks an engine whose transactions write.
 WRITES = "rummikub_writes"
@@ -71,6 +74,30 @@ class Database:
             return await self.reader.rows(statement, params)
         async with self.engine.connect() as conn:
             return (await conn.execute(statement, params)).all()
+
+    async def write_now(self, work: Callable[[Connection], T]) -> T:
+        """One short write transaction of Core statements (the inbox's bookkeeping). A SQLite file's runs
+        on the event loop in this process's turn to write (``Reader.write_here``), in the reader thread
+        when another process holds the file; other databases' go through the engine."""
+        if self.reader is not None:
+            async with self.write_turn():
+                try:
+                    return self.reader.write_here(work)
+                except OperationalError as why:
+                    if "locked" not in str(why) and "busy" not in str(why):
+                        raise
+                return await self.reader.write(work)
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(work)
+
+    async def small_rows(self, statement: Executable) -> Sequence[Row[Any]]:
+        """The rows of a tiny read (the inbox's): on the event loop for a SQLite file, else ``rows``."""
+        if self.reader is not None:
+            try:
+                return self.reader.rows_here(statement)
+            except OperationalError:
+                pass  # locked a moment by a checkpoint of another process: the thread waits for it
+        return await self.rows(statement)
 
     async def dispose(self) -> None:
         if self.reader is not None:

@@ -17,7 +17,7 @@ import contextlib
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.game import errors
@@ -118,10 +119,10 @@ class Inbox:
 
     # -- arriving ---------------------------------------------------------------------------------------
 
-    async def keep(self, updates: Sequence[Delivered]) -> None:
-        """Store updates in one transaction; one delivered twice is stored once."""
+    async def keep(self, updates: Sequence[Delivered]) -> set[int]:
+        """Store updates in one transaction (one delivered twice is stored once); their chats."""
         if not updates:
-            return
+            return set()
         now = utcnow()
         rows = [
             {
@@ -136,11 +137,12 @@ class Inbox:
         ]
         dialect = postgresql if self.db.engine.dialect.name == "postgresql" else sqlite
         statement = dialect.insert(Delivery).values(rows).on_conflict_do_nothing(index_elements=["update_id"])
-        await self._write(lambda session: session.execute(statement))
+        await self.db.write_now(lambda conn: conn.execute(statement))
+        return {u.chat_id for u in updates}
 
     async def last_kept(self) -> int | None:
         """The highest update number stored (``getUpdates`` continues after it)."""
-        rows = await self.db.rows(select(func.max(Delivery.update_id)))
+        rows = await self.db.small_rows(select(func.max(Delivery.update_id)))
         value = rows[0][0] if rows else None
         return int(value) if value is not None else None
 
@@ -157,68 +159,87 @@ class Inbox:
             .order_by(func.min(Delivery.update_id))
             .limit(limit)
         )
-        return [int(row[0]) for row in await self.db.rows(statement)]
+        return [int(row[0]) for row in await self.db.small_rows(statement)]
 
-    async def claim(self, chat_id: int) -> bool:
-        """Take the chat's updates for this process, unless another live process has them."""
+    async def take(self, chat_id: int) -> Waiting | None:
+        """Claim the chat for this process and begin its oldest waiting update, in one transaction; ``None``
+        when another live process has the chat, or nothing waits (the claim is then let go at once)."""
         now = self.clock()
         dialect = postgresql if self.db.engine.dialect.name == "postgresql" else sqlite
         insert = dialect.insert(Claim).values(chat_id=chat_id, owner=self.owner, until=now + self.claim_seconds)
-        statement = insert.on_conflict_do_update(
+        claim = insert.on_conflict_do_update(
             index_elements=["chat_id"],
             set_={"owner": insert.excluded.owner, "until": insert.excluded.until},
             where=(Claim.until < now) | (Claim.owner == self.owner),
         ).returning(Claim.owner)
 
-        async def take(session: AsyncSession) -> bool:
-            return (await session.execute(statement)).first() is not None
+        def take(conn: Connection) -> Waiting | None:
+            if (conn.execute(claim)).first() is None:
+                return None
+            waiting = self._begin_next(conn, chat_id)
+            if waiting is None:
+                conn.execute(delete(Claim).where(Claim.chat_id == chat_id, Claim.owner == self.owner))
+            return waiting
 
-        return await self._write(take)
+        return await self.db.write_now(take)
+
+    async def done(self, update_id: int, outcome: str, chat_id: int, *, more: bool = True) -> Waiting | None:
+        """Mark the update handled (unless its change did) and begin the chat's next one, in one transaction;
+        with none left (or ``more`` False: stopping), let the chat go in the same transaction, so an update
+        stored meanwhile is either seen here or finds the chat free to claim."""
+
+        def done(conn: Connection) -> Waiting | None:
+            conn.execute(self._finishing(update_id, outcome))
+            if more:
+                waiting = self._begin_next(conn, chat_id)
+                if waiting is not None:
+                    return waiting
+            conn.execute(delete(Claim).where(Claim.chat_id == chat_id, Claim.owner == self.owner))
+            return None
+
+        return await self.db.write_now(done)
 
     async def renew(self) -> None:
         """Keep this process's claims (called well within ``claim_seconds``)."""
         statement = update(Claim).where(Claim.owner == self.owner).values(until=self.clock() + self.claim_seconds)
-        await self._write(lambda session: session.execute(statement))
-
-    async def release(self, chat_id: int) -> None:
-        statement = delete(Claim).where(Claim.chat_id == chat_id, Claim.owner == self.owner)
-        await self._write(lambda session: session.execute(statement))
+        await self.db.write_now(lambda conn: conn.execute(statement))
 
     async def release_all(self) -> None:
         """On a clean stop: other processes may take this one's chats at once."""
-        await self._write(lambda session: session.execute(delete(Claim).where(Claim.owner == self.owner)))
+        await self.db.write_now(lambda conn: conn.execute(delete(Claim).where(Claim.owner == self.owner)))
 
     # -- handling ---------------------------------------------------------------------------------------
 
-    async def next_for(self, chat_id: int) -> Waiting | None:
-        """The chat's oldest update still to handle."""
+    def _begin_next(self, conn: Connection, chat_id: int) -> Waiting | None:
+        """The chat's oldest update still to handle, its start counted (an update that never finishes, as it
+        kills the process each time, is given up after ``MOST_ATTEMPTS``)."""
         statement = (
             select(Delivery.update_id, Delivery.user_id, Delivery.payload, Delivery.attempts)
             .where(Delivery.chat_id == chat_id, Delivery.handled_at.is_(None))
             .order_by(Delivery.update_id)
             .limit(1)
         )
-        rows = await self.db.rows(statement)
-        if not rows:
+        row = (conn.execute(statement)).first()
+        if row is None:
             return None
-        update_id, user_id, payload, attempts = tuple(rows[0])
-        return Waiting(int(update_id), user_id, dict(payload), int(attempts))
-
-    async def begin(self, update_id: int) -> None:
-        """Count a start of handling (an update that never finishes is given up after ``MOST_ATTEMPTS``)."""
-        statement = (
+        update_id, user_id, payload, attempts = tuple(row)
+        conn.execute(
             update(Delivery).where(Delivery.update_id == update_id).values(attempts=Delivery.attempts + 1)
         )
-        await self._write(lambda session: session.execute(statement))
+        return Waiting(int(update_id), user_id, dict(payload), int(attempts))
 
-    async def finish(self, update_id: int, outcome: str) -> None:
-        """Mark the update handled, unless a change already did (with ``done``)."""
-        statement = (
+    @staticmethod
+    def _finishing(update_id: int, outcome: str) -> Any:
+        return (
             update(Delivery)
             .where(Delivery.update_id == update_id, Delivery.handled_at.is_(None))
             .values(handled_at=utcnow(), outcome=outcome)
         )
-        await self._write(lambda session: session.execute(statement))
+
+    async def finish(self, update_id: int, outcome: str) -> None:
+        """Mark the update handled, unless a change already did (with ``done``)."""
+        statement = self._finishing(update_id, outcome)
+        await self.db.write_now(lambda conn: conn.execute(statement))
 
     async def recent(self, chat_id: int, user_id: int | None, seconds: float, upto: int) -> tuple[int, bool]:
         """How many updates this user sent to this chat in the last ``seconds``, up to update ``upto``, and
@@ -233,17 +254,31 @@ class Inbox:
             Delivery.received_at >= since,
             Delivery.update_id <= upto,
         )
-        rows = await self.db.rows(statement)
+        rows = await self.db.small_rows(statement)
         count, told = tuple(rows[0]) if rows else (0, 0)
         return int(count), bool(told)
+
+    async def skip_flood(self, chat_id: int, user_id: int | None, upto: int) -> int:
+        """Skip, in one write, every update this user sent to this chat still waiting, up to ``upto`` (a flood's
+        backlog); returns how many."""
+        statement = (
+            update(Delivery)
+            .where(
+                Delivery.chat_id == chat_id,
+                Delivery.user_id == user_id,
+                Delivery.handled_at.is_(None),
+                Delivery.update_id <= upto,
+            )
+            .values(handled_at=utcnow(), outcome="skipped")
+        )
+
+        def skip(conn: Connection) -> int:
+            return int(getattr(conn.execute(statement), "rowcount", 0))
+
+        return await self.db.write_now(skip)
 
     async def forget(self) -> None:
         """Drop handled updates older than ``KEPT``."""
         before = utcnow() - KEPT
         statement = delete(Delivery).where(Delivery.handled_at.is_not(None), Delivery.received_at < before)
-        await self._write(lambda session: session.execute(statement))
-
-    async def _write(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        async with self.db.write_turn(), self.db.writes() as session, session.begin():
-            return await work(session)
-
+        await self.db.write_now(lambda conn: conn.execute(statement))

@@ -42,10 +42,14 @@ class Dispatcher:
         self.most_chats = most_chats
         self._running: dict[int, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
+        self._fresh: set[int] = set()  # chats with updates just stored here
         self._stopping = False
+        self._swept = 0.0
 
-    def wake(self) -> None:
-        """New updates were stored: look for them now rather than at the next sweep."""
+    def wake(self, chats: set[int] | None = None) -> None:
+        """New updates were stored (for ``chats``): look for them now rather than at the next sweep."""
+        if chats:
+            self._fresh |= chats
         self._wake.set()
 
     async def run(self) -> None:
@@ -54,7 +58,8 @@ class Dispatcher:
         try:
             while True:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), SWEEP_SECONDS)
+                    async with asyncio.timeout(SWEEP_SECONDS):
+                        await self._wake.wait()
                 self._wake.clear()
                 try:
                     await self._start_waiting()
@@ -81,44 +86,49 @@ class Dispatcher:
             await asyncio.gather(*self._running.values(), return_exceptions=True)
 
     async def _start_waiting(self) -> None:
-        room = self.most_chats - len(self._running)
-        if room <= 0 or self._stopping:
+        """Start the chats whose updates were just stored here and, every ``SWEEP_SECONDS``, any chat with
+        updates waiting that no process holds (another process's webhook got them; a dead process had them)."""
+        if self._stopping:
             return
-        for chat_id in await self.inbox.waiting_chats(limit=room + len(self._running)):
-            if len(self._running) >= self.most_chats:
-                break
-            if chat_id in self._running or not await self.inbox.claim(chat_id):
+        fresh, self._fresh = self._fresh, set()
+        chats = set(fresh)
+        now = asyncio.get_running_loop().time()
+        if now - self._swept >= SWEEP_SECONDS:
+            self._swept = now
+            chats |= set(await self.inbox.waiting_chats(limit=self.most_chats + len(self._running)))
+        for chat_id in chats:
+            if chat_id in self._running or len(self._running) >= self.most_chats:
+                # Its task may take the new update, or may have just let the chat go: look again when a task
+                # ends (a chat left over for want of a slot, likewise).
+                if chat_id in fresh:
+                    self._fresh.add(chat_id)
                 continue
-            self._running[chat_id] = asyncio.create_task(self._drain(chat_id), name=f"chat {chat_id}")
+            waiting = await self.inbox.take(chat_id)
+            if waiting is not None:
+                self._running[chat_id] = asyncio.create_task(self._drain(chat_id, waiting), name=f"chat {chat_id}")
 
-    async def _drain(self, chat_id: int) -> None:
-        """The chat's updates one after another, until none is left; then the chat is given back."""
+    async def _drain(self, chat_id: int, waiting: Waiting | None) -> None:
+        """The chat's updates one after another, until none is left; then the chat is given back (in the same
+        transaction as the last update's end)."""
         try:
-            while not self._stopping:
-                waiting = await self.inbox.next_for(chat_id)
-                if waiting is None:
-                    await self.inbox.release(chat_id)
-                    # One may have come after that look and before the release, while its process found the
-                    # chat still held: look once more, now that the chat is free for anyone.
-                    if await self.inbox.next_for(chat_id) is None or not await self.inbox.claim(chat_id):
-                        return
-                    continue
-                await self._handle(chat_id, waiting)
-        except Exception:  # the claim stays ours and runs on; the next sweep starts the chat again
+            while waiting is not None:
+                outcome = await self._handle(chat_id, waiting)
+                waiting = await self.inbox.done(waiting.update_id, outcome, chat_id, more=not self._stopping)
+        except Exception:  # the claim stays ours and runs on; a sweep starts the chat again
             log.exception("handling the updates of a chat failed")
         finally:
             self._running.pop(chat_id, None)
             self._wake.set()  # room for another chat
 
-    async def _handle(self, chat_id: int, waiting: Waiting) -> None:
+    async def _handle(self, chat_id: int, waiting: Waiting) -> str:
+        """Handle one update; how it ended (``done``, ``failed``, or a flood's ``slowed``/``skipped``)."""
         update_id = waiting.update_id
         if waiting.attempts >= MOST_ATTEMPTS:
             log.error("update %s was started %s times and never finished; giving it up", update_id, waiting.attempts)
-            await self.inbox.finish(update_id, "failed")
-            return
-        if await self._flooded(chat_id, waiting):
-            return
-        await self.inbox.begin(update_id)
+            return "failed"
+        flood = await self._flooded(chat_id, waiting)
+        if flood is not None:
+            return flood
         update = Update.de_json(waiting.payload, self.application.bot)
         started = time.perf_counter()
         try:
@@ -126,27 +136,27 @@ class Dispatcher:
                 await self.application.process_update(update)
         except Exception:  # process_update hands handlers' errors to the error handler; this is anything else
             log.exception("update %s could not be handled", update_id)
-            await self.inbox.finish(update_id, "failed")
-            return
-        await self.inbox.finish(update_id, "done")
+            return "failed"
         log.debug("update %s in chat %s handled in %.1f ms", update_id, chat_id, 1000 * (time.perf_counter() - started))
+        return "done"
 
-    async def _flooded(self, chat_id: int, waiting: Waiting) -> bool:
-        """Skip the update if its sender sent too many too fast; the first one skipped says so."""
+    async def _flooded(self, chat_id: int, waiting: Waiting) -> str | None:
+        """Skip the update if its sender sent too many too fast: the first one skipped says so (``slowed``),
+        and the backlog already here is skipped with the next one, in one write."""
         count, told = await self.inbox.recent(chat_id, waiting.user_id, FLOOD_SECONDS, waiting.update_id)
         if count <= FLOOD_MOST:
-            return False
+            return None
         if told:
-            await self.inbox.finish(waiting.update_id, "skipped")
-            return True
-        await self.inbox.finish(waiting.update_id, "slowed")
+            last = await self.inbox.last_kept()
+            await self.inbox.skip_flood(chat_id, waiting.user_id, last if last is not None else waiting.update_id)
+            return "skipped"
         update = Update.de_json(waiting.payload, self.application.bot)
         with contextlib.suppress(TelegramError):
             if update.callback_query is not None:
                 await update.callback_query.answer(texts.SLOW_DOWN, show_alert=True)
             else:
                 await self.application.bot.send_message(chat_id, texts.SLOW_DOWN)
-        return True
+        return "slowed"
 
     async def _renew(self) -> None:
         """Renew this process's claims well before they run out; drop day-old handled updates now and then."""

@@ -36,8 +36,7 @@ def delivered(update: Update) -> Delivered:
 
 
 async def keep(inbox: Inbox, dispatcher: Dispatcher, updates: Sequence[Update]) -> None:
-    await inbox.keep([delivered(u) for u in updates])
-    dispatcher.wake()
+    dispatcher.wake(await inbox.keep([delivered(u) for u in updates]))
 
 
 async def poll(bot: Bot, inbox: Inbox, dispatcher: Dispatcher, allowed_updates: list[str]) -> None:

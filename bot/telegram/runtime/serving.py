@@ -78,11 +78,13 @@ async def serving(
         yield Serving(application, inbox, dispatcher)
     finally:
         # No more updates in, each chat finishes the update it is on, then the rest stops.
+        log.info("stopping: no more updates in")
         if server is not None:
             server.stop()
         await _cancel(polling)
         await dispatcher.stop()
         await _cancel(dispatching)
+        log.info("stopping: every chat let go")
         if polling is not None:
             await confirm(application.bot, inbox)
         if application.running:
