@@ -7,6 +7,7 @@ so the fake Telegram's work is not counted as the bot's.
 from __future__ import annotations
 
 import asyncio
+import math
 import signal
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from tests.storage_support import migrated
 
 FLOODER = User(8801, "Flooder")
 #: other chats, each asking now and then (Telegram lets a bot answer one chat about once a second)
-CALM = [User(8900 + i, f"Calm{i}") for i in range(25)]
+CALM = [User(8900 + i, f"Calm{i}") for i in range(100)]
 RACKS = ["3R 4R 5R", "7B 8B 9B 9K", "1O 2O 3O J", "10K 11K 12K 13K", "5R 5B 5K"]
 
 
@@ -41,8 +42,8 @@ async def test_a_flood_of_500_messages_does_not_hold_up_another_chat(tmp_path: P
                     await asyncio.sleep(0.01)
 
             async def calm() -> None:
-                for user in CALM:  # one /help from each, every 0.2 s, while the flood goes on
-                    await asyncio.sleep(0.2)
+                for user in CALM:  # one /help from each, every 0.05 s, while the flood goes on
+                    await asyncio.sleep(0.05)
                     asked.append((user, fake.send(user, "/help")))
 
             await asyncio.gather(flood(), calm())
@@ -51,7 +52,8 @@ async def test_a_flood_of_500_messages_does_not_hold_up_another_chat(tmp_path: P
                 answer = await fake.reply(user.id, mark, timeout=30)
                 waits.append(answer.at - fake.offered_at[update])
             waits.sort()
-            p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))]
+            p99 = waits[math.ceil(len(waits) * 0.99) - 1]  # nearest rank
+            print("calm chats waited (ms):", [round(w * 1000) for w in waits])
             assert p99 < 0.1, f"the calm chat's p99 was {p99 * 1000:.0f} ms: {[round(w * 1000) for w in waits]}"
             # the flooder heard once to slow down; past the limit its messages were skipped, not answered
             await fake.wait_for(

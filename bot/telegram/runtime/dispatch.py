@@ -29,7 +29,7 @@ MOST_CHATS = 64
 #: How often the database is looked at for chats no process took (a dead one's, another process's webhook).
 SWEEP_SECONDS = 0.5
 #: More updates than this from one sender in one chat within ``FLOOD_SECONDS`` are skipped.
-FLOOD_MOST = 30
+FLOOD_MOST = 20
 FLOOD_SECONDS = 30.0
 #: How often handled updates older than a day are dropped.
 FORGET_SECONDS = 3600.0
