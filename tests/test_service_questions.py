@@ -62,3 +62,27 @@ async def test_undo_offers_your_own_change_and_a_later_public_one(service: GameS
     await service.undo(game.id, BOB)  # his own: the rack, though a play came after it
     bob = (await service.game(game.id)).player(BOB)
     assert bob is not None and bob.rack == ()
+
+
+async def test_a_rack_a_draw_or_a_table_answers_its_question_once(service: GameService) -> None:
+    game = await two_player_game(service)
+    for change in (
+        lambda token: service.set_rack(game.id, ALICE, tiles("1B 2B"), answering=token),
+        lambda token: service.draw(game.id, ALICE, tiles("5K"), answering=token),
+        lambda token: service.set_table(game.id, ALICE, table("10-12R"), answering=token),
+    ):
+        token = await service.ask(game.id, ALICE, "photo", {})
+        before = await service.count_events(game.id)
+        answers = await asyncio.gather(change(token), change(token), return_exceptions=True)
+        assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", "GameState"]
+        assert await service.count_events(game.id) == before + 1  # stored once
+    alice = (await service.game(game.id)).player(ALICE)
+    assert alice is not None and [str(t) for t in alice.rack] == ["1B", "2B", "5K"]
+
+
+async def test_a_refused_rack_keeps_its_question(service: GameService) -> None:
+    game = await two_player_game(service)
+    token = await service.ask(game.id, ALICE, "photo", {})
+    with pytest.raises(e.GameError):
+        await service.set_rack(game.id, ALICE, tiles("1B 1B 1B"), answering=token)  # three of a tile
+    assert (await service.question(token)).token == token
