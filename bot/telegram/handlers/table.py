@@ -154,9 +154,7 @@ async def change_shared_table(
     d = deps(context)
     # based_on: checked again under the game's lock, so a play or an undo made meanwhile is never overwritten
     based_on = None if fix else state.table
-    state = await d.service.set_table(
-        state.id, user.id, sets, with_rack=False, based_on=based_on, answering=answering
-    )
+    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, based_on=based_on, answering=answering)
     done = "corrected" if fix else "set"
     said = f"Table {done}: {replies.plural(len(state.table), 'set')}."
     if fix:
