@@ -61,7 +61,8 @@ def reading_text(
         lines.append(f"Corrected: {escape(note)}")
     if uncertain:
         them = "it" if len(uncertain) == 1 else "them"
-        lines.append(f"Not sure of {escape(', '.join(str(t) for t in uncertain))}: check {them}.")
+        doubts = ", ".join(str(t) for t in sorted(uncertain, key=rules.tile_key))
+        lines.append(f"Not sure of {escape(doubts)}: check {them}.")
     lines.append(ask)
     return "\n".join(lines)
 
