@@ -263,6 +263,28 @@ async def test_a_photo_in_a_private_chat_tied_to_a_group_sets_the_groups_table(t
         assert format_table(state.table) == format_table(reading.sets)
 
 
+async def test_a_group_photo_keeps_every_tile_on_the_table_unless_captioned_fix(tmp_path: Path) -> None:
+    reading = reading_of(TABLE_PHOTO)
+    assert reading.sets
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        await s.ask(ALICE, "/table 11B 12B 13B", GROUP)  # not in the photo
+        proposed = await send_photo(s, BOB, TABLE_PHOTO, GROUP, caption="/table")
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, proposed, words.TABLE)
+        assert "lacks 11B 12B 13B" in (await alert_after(s, mark)).params["text"]
+        assert [str(x) for x in (await s.service.active_game(GROUP.id)).table] == ["11B 12B 13B"]
+
+        fixed = await send_photo(s, BOB, TABLE_PHOTO, GROUP, caption="/table fix")
+        shown = await s.tap(ALICE, fixed, words.TABLE, GROUP.id)
+        assert shown.text.startswith("Table corrected: ")
+        assert format_table((await s.service.active_game(GROUP.id)).table) == format_table(reading.sets)
+
+        mark = s.fake.mark()
+        s.fake.send_document(BOB, b"minutes of the meeting", GROUP, mime_type="text/plain", caption="/table")
+        assert (await s.fake.reply(GROUP.id, mark)).text == words.NOT_A_PICTURE
+
+
 async def test_in_a_group_only_photos_for_the_bot_are_read(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)

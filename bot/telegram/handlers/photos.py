@@ -66,8 +66,6 @@ async def photo(update: Update, context: BotContext) -> None:
         fix = caption is not None and caption.strip().lower() == FIX_WORD
     file_id = _file_of(message)
     if file_id is None:
-        if is_group(chat):
-            return
         raise RummikubError(words.NOT_A_PICTURE)
     state = await _game(context, update)
     if is_group(chat):
@@ -75,7 +73,7 @@ async def photo(update: Update, context: BotContext) -> None:
         seat_of(state, user)  # only a player may propose the table
     reading = await _read(context, file_id, state, as_table=is_group(chat))
     if not reading.tiles:
-        await say(update, context, words.NO_TILES, quote=True)
+        await say(update, context, words.NO_TILES_GROUP if is_group(chat) else words.NO_TILES, quote=True)
         return
     if state is None:  # a private chat's own game starts on first use, as with typed tiles
         state = await current_game(context, chat, user)

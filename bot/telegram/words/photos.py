@@ -22,13 +22,14 @@ NO_TILES = (
     "I see no tiles in this photo. Send a photo of your rack or of the table, taken from above in good light, "
     "or type the tiles, like 3R 4R 5R J."
 )
+NO_TILES_GROUP = (
+    "I see no tiles in this photo. Send a photo of the table, taken from above in good light, with /table as its "
+    "caption."
+)
 NOT_A_PICTURE = "That file is not a picture. Send a photo of your rack or of the table (JPEG, PNG or WebP)."
 UNREADABLE = "I cannot read that photo: {why}"
 TOO_LARGE = "That file is too large for me to fetch ({size:.0f} MB; at most {limit} MB). Send it as a photo instead."
 FETCH_FAILED = "I could not fetch that photo from Telegram; send it again."
-GROUP_TABLE_ONLY = (
-    "In a group I read photos of the table only. Racks are private: send a photo of your rack in our chat."
-)
 
 
 def reading_text(
