@@ -365,3 +365,15 @@ async def test_a_photo_too_large_to_fetch_or_lost_is_said(tmp_path: Path) -> Non
         answer = await s.fake.reply(ALICE.id, mark)
         assert answer.text.startswith("I read ")
         assert s.fake.fetched[-1] == f"file{len(s.fake.files) - 1}"
+
+
+async def test_in_production_the_reading_runs_in_a_solver_process(tmp_path: Path) -> None:
+    reading = reading_of(RACK_PHOTO)
+    async with session(tmp_path, processes=1) as s:
+        answer = await send_photo(s, ALICE, RACK_PHOTO)
+        assert answer.text.startswith(
+            f"I read {len(reading.tiles)} tiles: <code>{format_tiles(reading.tiles, STANDARD)}"
+        )
+        mark = s.fake.mark()
+        s.fake.send_document(ALICE, b"\x89PNG\r\n\x1a\n broken", mime_type="image/png")  # its error comes back too
+        assert (await s.fake.reply(ALICE.id, mark)).text.startswith("I cannot read that photo: ")
