@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import Message, Update
 from telegram.error import TelegramError
@@ -37,9 +37,7 @@ from solver.errors import RummikubError
 from solver.notation import format_table
 from solver.rules import STANDARD
 from solver.solve import arrange
-
-if TYPE_CHECKING:
-    from vision import PhotoReading
+from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +98,6 @@ def _replies_to_bot(message: Message, bot_id: int) -> bool:
 def _file_of(message: Message) -> str | None:
     """The file to fetch: of a photo's sizes the one that is enough; a file only when it may be a picture.
     Too large to fetch is said, not tried."""
-    from vision import enough  # (the reader's networks load with the first photo, not with the bot)
-
     size: int | None
     if message.photo:
         chosen = message.photo[enough([(p.width, p.height) for p in message.photo])]
@@ -139,8 +135,6 @@ async def _read(context: BotContext, file_id: str, state: GameState | None, *, a
     except TelegramError as why:
         log.info("fetching a photo failed: %s", why)
         raise RummikubError(words.FETCH_FAILED) from None
-    from vision import read_photo
-
     rules = state.rules if state is not None else STANDARD
     try:
         return await deps(context).solving(read_photo, data, rules, "table" if as_table else None)
