@@ -22,12 +22,18 @@ from tests.bot_support import ALICE, BOB, CAROL, Session, rack_of, session, tie_
 from tests.fake_bot_api import Call, Chat, User, private
 from tests.test_bot_group import GROUP, new_game_with_two
 from tests.test_bot_shared_table import melded_pair
+from tests.test_vision_photos import HELD_OUT
 from vision import PhotoReading, read_photo
 from vision.training.photos import PHOTOS
 
 IMAGES = PHOTOS / "train" / "images"
 TABLE_PHOTO = IMAGES / "rummy-14_jpeg.rf.cc87802cd19904d7e0b81192ef85f69c.jpg"  # five sets on wood, 640x480
 RACK_PHOTO = IMAGES / "rummy4-89_jpeg.rf.72ff6773825f81da08ca23d3d5455f42.jpg"  # loose tiles, 640x480
+
+
+def test_the_photos_are_held_out_from_training() -> None:
+    for path in (TABLE_PHOTO, RACK_PHOTO):
+        assert path.name.split("_jpeg")[0] in HELD_OUT
 
 
 @cache
