@@ -35,7 +35,7 @@ from bot.telegram.words import replies
 from bot.telegram.words.texts import STALE_BUTTON
 from solver.errors import RummikubError
 from solver.notation import format_table
-from solver.rules import STANDARD
+from solver.rules import STANDARD, Rules
 from solver.solve import arrange
 from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
 
@@ -186,27 +186,28 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         drew = replies.tiles_text(tiles, state.rules)
         await say(update, context, f"Drew {drew}.\n" + replies.rack_text(seat_of(state, user), state.rules))
     elif what == TABLE:
-        text = await _table_text(d, question.payload, state)
+        text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
         await set_table(update, context, state, fix + text, answering=token)
     else:
         raise RummikubError(STALE_BUTTON)
 
 
-async def _table_text(d: Deps, payload: dict[str, Any], state: GameState) -> str:
+async def table_text(d: Deps, payload: dict[str, Any], rules: Rules) -> str:
     """The table as one would type it: a table photo's sets as they lie (tiles lying apart laid out in sets
     of their own), or a rack photo's tiles as a loose list, which the table's reader lays out."""
     tiles = decode_tiles(payload["tiles"])
     if not payload.get("sets"):
         return " ".join(str(t) for t in tiles)
-    sets = list(decode_table(payload["sets"], state.rules))
+    sets = list(decode_table(payload["sets"], rules))
     loose = decode_tiles(payload.get("loose", []))
     if loose:
         try:
-            sets += await d.off_loop(arrange, loose, state.rules, time_limit=d.settings.solver_time_limit)
+            sets += await d.off_loop(arrange, loose, rules, time_limit=d.settings.solver_time_limit)
         except RummikubError:
-            apart = replies.tiles_text(loose, state.rules)
+            apart = replies.tiles_text(loose, rules)
             raise RummikubError(
-                f"{apart} lie apart and make no set; send the table as you see it, like table: 6R 7R 8R | 7K 7O 7R"
+                f"the tiles lying apart ({apart}) make no set; send the table as you see it, "
+                "like table: 6R 7R 8R | 7K 7O 7R"
             ) from None
     return format_table(sets)
