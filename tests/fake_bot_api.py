@@ -521,8 +521,10 @@ class FakeBotApi:
             if file_id not in self.files:
                 raise ApiFailure(400, "Bad Request: invalid file_id")
             data = self.files[file_id]
-            return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(data),
-                    "file_path": f"photos/{file_id}.jpg"}  # fmt: skip
+            found: Json = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(data),
+                           "file_path": f"photos/{file_id}.jpg"}  # fmt: skip
+            assert not self.spec.check_value(found, "File", "File"), "the fake's File breaks the spec"
+            return found
         if method in ("editMessageReplyMarkup", "editMessageCaption", "editMessageText"):
             key = (int(params.get("chat_id", 0)), int(params.get("message_id", 0)))
             message = self.messages.get(key)
