@@ -309,6 +309,11 @@ async def test_in_a_group_only_photos_for_the_bot_are_read(tmp_path: Path) -> No
         proposed = await s.fake.reply(GROUP.id, mark)
         assert proposed.text.startswith("I read ") and proposed.button(words.TABLE)
 
+        # only a player proposes the table (nothing is fetched for anyone else)
+        fetched = len(s.fake.fetched)
+        refused = await send_photo(s, CAROL, TABLE_PHOTO, GROUP, caption="/table")
+        assert "not playing in this game" in refused.text and len(s.fake.fetched) == fetched
+
 
 async def test_a_group_photo_without_a_game_says_how_to_start_one(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
