@@ -20,6 +20,11 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = Field(
         default=None, description="PTB's base_url, e.g. http://127.0.0.1:8081/bot (the token is appended)"
     )
+    telegram_base_file_url: str | None = Field(
+        default=None,
+        description="PTB's base_file_url, where files (photos) are fetched; default: TELEGRAM_BASE_URL with "
+        "its /bot turned into /file/bot, as Telegram's own addresses are",
+    )
     solver_time_limit: float = Field(default=5.0, gt=0, le=120)
     log_level: str = "INFO"
     webhook_url: str | None = None
@@ -31,3 +36,13 @@ class Settings(BaseSettings):
     claim_seconds: float = Field(
         default=15.0, gt=0, le=300, description="how long a dead process's chats wait before another takes them"
     )
+
+    @property
+    def file_url(self) -> str | None:
+        """Where the bot fetches files from, when not from Telegram itself (None: PTB's default)."""
+        if self.telegram_base_file_url:
+            return self.telegram_base_file_url
+        base = self.telegram_base_url
+        if base and base.rstrip("/").endswith("/bot"):
+            return base.rstrip("/")[: -len("bot")] + "file/bot"
+        return None

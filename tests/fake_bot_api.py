@@ -11,7 +11,8 @@ A request that breaks the spec is answered with 400 and kept in
 
 The fake also remembers every message the bot sent (so a test can tap a
 button on it) and plays the users: messages with command entities, callback
-queries, deep-link starts, chat migrations.
+queries, deep-link starts, chat migrations, photos and files (served by ``getFile`` and the file address
+``<base>/file/bot<token>/<file_path>``, as Telegram serves them).
 """
 
 from __future__ import annotations
@@ -245,6 +246,8 @@ class FakeBotApi:
     offered_at: dict[int, float] = field(default_factory=dict)
     messages: dict[tuple[int, int], Json] = field(default_factory=dict)
     failures: dict[str, list[ApiFailure]] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    fetched: list[str] = field(default_factory=list)
     port: int = 0
     #: webhook mode: (url, secret) of each bot process, posted to in turn; empty: updates wait for getUpdates
     hooks: list[tuple[str, str]] = field(default_factory=list)
@@ -270,7 +273,12 @@ class FakeBotApi:
         sock.listen(128)
         sock.setblocking(False)
         self.port = sock.getsockname()[1]
-        app = tornado.web.Application([(r"/bot([^/]+)/(\w+)", _Handler, {"fake": self})])
+        app = tornado.web.Application(
+            [
+                (r"/bot([^/]+)/(\w+)", _Handler, {"fake": self}),
+                (r"/file/bot([^/]+)/(.+)", _FileHandler, {"fake": self}),
+            ]
+        )
         self._server = tornado.httpserver.HTTPServer(app)
         self._server.add_sockets([sock])
 
@@ -336,6 +344,64 @@ class FakeBotApi:
         """A user sends ``text`` (commands get their entity, as Telegram adds it)."""
         chat = chat or private(user)
         message = self.user_message(user, chat, text=text)
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to
+        return self.offer({"message": message})
+
+    def send_photo(
+        self,
+        user: User,
+        sizes: list[tuple[int, int, bytes]],
+        chat: Chat | None = None,
+        *,
+        caption: str | None = None,
+        reply_to: Json | None = None,
+        declared_size: int | None = None,
+    ) -> int:
+        """A user sends a photo: Telegram's sizes of it, each (width, height, JPEG bytes), smallest first.
+        ``declared_size``: the file size the largest size claims (a photo too large to fetch)."""
+        photo = []
+        for i, (width, height, data) in enumerate(sizes):
+            file_id = self.keep_file(data)
+            size = declared_size if declared_size is not None and i == len(sizes) - 1 else len(data)
+            photo.append({"file_id": file_id, "file_unique_id": f"u{file_id}", "width": width, "height": height,
+                          "file_size": size})  # fmt: skip
+        return self._send_media(user, chat, {"photo": photo}, caption, reply_to)
+
+    def send_document(
+        self,
+        user: User,
+        data: bytes,
+        chat: Chat | None = None,
+        *,
+        file_name: str = "file",
+        mime_type: str | None = None,
+        caption: str | None = None,
+    ) -> int:
+        """A user sends a file (not compressed as a photo)."""
+        file_id = self.keep_file(data)
+        document: Json = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": file_name,
+                          "file_size": len(data)}  # fmt: skip
+        if mime_type is not None:
+            document["mime_type"] = mime_type
+        return self._send_media(user, chat, {"document": document}, caption, None)
+
+    def keep_file(self, data: bytes) -> str:
+        """Keep bytes for ``getFile`` and the file address; returns their file id."""
+        file_id = f"file{len(self.files) + 1}"
+        self.files[file_id] = data
+        return file_id
+
+    def _send_media(
+        self, user: User, chat: Chat | None, content: Json, caption: str | None, reply_to: Json | None
+    ) -> int:
+        chat = chat or private(user)
+        message = self.user_message(user, chat, **content)
+        if caption is not None:
+            message["caption"] = caption
+            if caption.startswith("/"):
+                length = len(caption.split()[0].encode("utf-16-le")) // 2
+                message["caption_entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         if reply_to is not None:
             message["reply_to_message"] = reply_to
         return self.offer({"message": message})
@@ -488,6 +554,15 @@ class FakeBotApi:
             }
         if method in ("sendMessage", "sendPhoto"):
             return self._store_message(params, files)
+        if method == "getFile":
+            file_id = str(params.get("file_id"))
+            if file_id not in self.files:
+                raise ApiFailure(400, "Bad Request: invalid file_id")
+            data = self.files[file_id]
+            found: Json = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(data),
+                           "file_path": f"photos/{file_id}.jpg"}  # fmt: skip
+            assert not self.spec.check_value(found, "File", "File"), "the fake's File breaks the spec"
+            return found
         if method in ("editMessageReplyMarkup", "editMessageCaption", "editMessageText"):
             key = (int(params.get("chat_id", 0)), int(params.get("message_id", 0)))
             message = self.messages.get(key)
@@ -618,6 +693,29 @@ class _Handler(tornado.web.RequestHandler):
 
     def on_connection_close(self) -> None:  # a long poll the bot gave up on
         pass
+
+
+class _FileHandler(tornado.web.RequestHandler):
+    """A file's bytes at ``/file/bot<token>/<file_path>`` (the path ``getFile`` gave)."""
+
+    def initialize(self, fake: FakeBotApi) -> None:
+        self.fake = fake
+
+    async def get(self, token: str, path: str) -> None:
+        fake = self.fake
+        if token != fake.token:
+            fake.violations.append(f"file {path}: wrong token")
+            self.set_status(401)
+            self.finish()
+            return
+        m = re.fullmatch(r"photos/(\w+)\.jpg", path)
+        if m is None or m.group(1) not in fake.files:
+            self.set_status(404)
+            self.finish()
+            return
+        fake.fetched.append(m.group(1))
+        self.set_header("Content-Type", "application/octet-stream")
+        self.finish(fake.files[m.group(1)])
 
 
 def _decode(spec: Spec, method: str, raw: dict[str, Any]) -> Json:

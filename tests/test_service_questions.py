@@ -4,11 +4,12 @@ whichever process or tap comes first."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 import pytest
 
+from bot.game import GameState
 from bot.game import errors as e
 from bot.game.undoing import undo_choice
 from bot.storage import GameService
@@ -62,3 +63,31 @@ async def test_undo_offers_your_own_change_and_a_later_public_one(service: GameS
     await service.undo(game.id, BOB)  # his own: the rack, though a play came after it
     bob = (await service.game(game.id)).player(BOB)
     assert bob is not None and bob.rack == ()
+
+
+async def test_a_rack_a_draw_or_a_table_answers_its_question_once(service: GameService) -> None:
+    game = await two_player_game(service)
+
+    def change(what: str, token: str) -> Awaitable[GameState]:
+        if what == "rack":
+            return service.set_rack(game.id, ALICE, tiles("1B 2B"), answering=token)
+        if what == "draw":
+            return service.draw(game.id, ALICE, tiles("5K"), answering=token)
+        return service.set_table(game.id, ALICE, table("10-12R"), answering=token)
+
+    for what in ("rack", "draw", "table"):
+        token = await service.ask(game.id, ALICE, "photo", {})
+        before = await service.count_events(game.id)
+        answers = await asyncio.gather(change(what, token), change(what, token), return_exceptions=True)
+        assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", "GameState"]
+        assert await service.count_events(game.id) == before + 1  # stored once
+    alice = (await service.game(game.id)).player(ALICE)
+    assert alice is not None and [str(t) for t in alice.rack] == ["1B", "2B", "5K"]
+
+
+async def test_a_refused_rack_keeps_its_question(service: GameService) -> None:
+    game = await two_player_game(service)
+    token = await service.ask(game.id, ALICE, "photo", {})
+    with pytest.raises(e.GameError):
+        await service.set_rack(game.id, ALICE, tiles("1B 1B 1B"), answering=token)  # three of a tile
+    assert (await service.question(token)).token == token

@@ -341,18 +341,25 @@ class GameService:
 
     # --- racks, table, turns ------------------------------------------------------------------
 
-    async def set_rack(self, game_id: int, user_id: int, tiles: Sequence[Tile]) -> GameState:
-        """Replace the user's rack (the table plus the rack must fit in the deck)."""
-        _, after = await self._change(game_id, user_id, EventKind.RACK_SET, _racking(user_id, tiles))
+    async def set_rack(
+        self, game_id: int, user_id: int, tiles: Sequence[Tile], *, answering: str | None = None
+    ) -> GameState:
+        """Replace the user's rack (the table plus the rack must fit in the deck). ``answering``: the question
+        (``ask``) this change answers, taken in the same transaction."""
+        racking = _racking(user_id, tiles)
+        _, after = await self._change(game_id, user_id, EventKind.RACK_SET, racking, answering=answering)
         return after
 
-    async def draw(self, game_id: int, user_id: int, tiles: Sequence[Tile]) -> GameState:
-        """Add drawn tiles to the user's rack (the turn does not move; /pass does that)."""
+    async def draw(
+        self, game_id: int, user_id: int, tiles: Sequence[Tile], *, answering: str | None = None
+    ) -> GameState:
+        """Add drawn tiles to the user's rack (the turn does not move; /pass does that). ``answering``: as for
+        ``set_rack``."""
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             return racks.draw(state, user_id, tiles), {"tiles": len(tiles)}
 
-        _, after = await self._change(game_id, user_id, EventKind.TILES_DRAWN, step)
+        _, after = await self._change(game_id, user_id, EventKind.TILES_DRAWN, step, answering=answering)
         return after
 
     async def set_position(
@@ -387,15 +394,16 @@ class GameService:
         *,
         with_rack: bool = True,
         based_on: Sequence[TileSet] | None = None,
+        answering: str | None = None,
     ) -> GameState:
         """Replace the whole table: not a play (no turn passes); a correction unless ``based_on``.
 
         ``with_rack`` False checks the table alone against the deck, not with the user's rack (a table
         everyone sees); ``based_on`` is the table the new one was made from: it must still be the table,
-        and none of its tiles may go (see ``table.set_table``).
+        and none of its tiles may go (see ``table.set_table``). ``answering``: as for ``set_rack``.
         """
         tabling = _tabling(user_id, sets, with_rack=with_rack, based_on=based_on)
-        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling)
+        _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling, answering=answering)
         return after
 
     async def record_play(

@@ -34,7 +34,7 @@ from bot.storage import GameService, open_database
 from bot.telegram import callbacks
 from bot.telegram.context import BotContext
 from bot.telegram.errors import on_error
-from bot.telegram.handlers import lobby, messages, questions, racks, solving, table
+from bot.telegram.handlers import lobby, messages, photos, questions, racks, solving, table
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.pacing import SharedPace
@@ -101,6 +101,8 @@ def build_application(
     )
     if settings.telegram_base_url:
         builder = builder.base_url(settings.telegram_base_url)
+    if settings.file_url is not None:  # where photos are fetched from (getFile's files)
+        builder = builder.base_file_url(settings.file_url)
     application: BotApplication = builder.build()
     count = default_processes() if processes is None else processes
     threads = workers or default_workers()
@@ -152,6 +154,7 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))
+    application.add_handler(MessageHandler(only_messages & (filters.PHOTO | filters.Document.ALL), photos.photo))
     application.add_error_handler(on_error)
 
 

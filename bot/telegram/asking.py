@@ -6,10 +6,12 @@ change it makes deletes the question in the same transaction, so two taps never 
 
 from __future__ import annotations
 
+import html as markup_text
 from collections.abc import Sequence
 from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
 
 from bot.game import GameState
 from bot.telegram import callbacks
@@ -32,8 +34,11 @@ async def ask(
     may_answer: Sequence[int],
     reply_to: Message | None = None,
     cancel: str | None = "Cancel",
+    html: bool = False,
 ) -> Message:
-    """Ask ``text`` in ``chat`` with a button for each option (and Cancel); the answer finds ``payload``."""
+    """Ask ``text`` in ``chat`` with a button for each option (and Cancel); the answer finds ``payload``.
+
+    ``html``: ``text`` is Telegram HTML (e.g. a ``<code>`` span the user can tap to copy)."""
     token = await deps(context).service.ask(
         state.id, asker, kind, {**payload, "chat": chat.id, "may_answer": sorted(set(may_answer))}
     )
@@ -45,7 +50,9 @@ async def ask(
     if cancel is not None:
         rows.append([InlineKeyboardButton(cancel, callback_data=callbacks.answer(token, None, where))])
     markup = InlineKeyboardMarkup(rows)
-    text = label(context, chat) + text
+    name = label(context, chat)
+    text = (markup_text.escape(name) if html else name) + text
+    mode = ParseMode.HTML if html else None
     if reply_to is not None:
-        return await reply_to.reply_text(text, reply_markup=markup, do_quote=True)
-    return await context.bot.send_message(chat.id, text, reply_markup=markup)
+        return await reply_to.reply_text(text, reply_markup=markup, do_quote=True, parse_mode=mode)
+    return await context.bot.send_message(chat.id, text, reply_markup=markup, parse_mode=mode)

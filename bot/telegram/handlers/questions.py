@@ -19,7 +19,7 @@ from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
-from bot.telegram.handlers import lobby, solving, table
+from bot.telegram.handlers import lobby, photos, solving, table
 from bot.telegram.handlers.plays import PLAY, play_answered
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
@@ -32,6 +32,7 @@ FEATURES: dict[str, Answered] = {
     lobby.END: lobby.end_answered,
     lobby.NEW: lobby.new_answered,
     solving.SUGGESTION: solving.suggestion_answered,
+    photos.PHOTO: photos.photo_answered,
 }
 STALE = texts.STALE_BUTTON
 

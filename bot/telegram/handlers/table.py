@@ -92,11 +92,15 @@ def shares_table(state: GameState, chat: Chat) -> bool:
     return is_group(chat) or in_group_game(state, chat)
 
 
-async def set_table(update: Update, context: BotContext, state: GameState, text: str) -> GameState | None:
-    """The table is now ``text`` (/table, a ``table:`` line, tiles tapped as the table).
+async def set_table(
+    update: Update, context: BotContext, state: GameState, text: str, *, answering: str | None = None
+) -> GameState | None:
+    """The table is now ``text`` (/table, a ``table:`` line, tiles tapped as the table, a photo's reading).
 
     On a player's own table it is a correction, anything goes. A shared table keeps every tile that lies
-    on it (``change_shared_table``), unless the text starts with ``fix``.
+    on it (``change_shared_table``), unless the text starts with ``fix``. ``answering``: the question whose
+    tap brought the table here, answered in the same transaction as the change (so a second tap finds it
+    gone), or dropped when nothing changes.
     """
     chat, user = speaker(update)
     fix, text = fix_word(text)
@@ -104,8 +108,8 @@ async def set_table(update: Update, context: BotContext, state: GameState, text:
         raise RummikubError("write the whole table after /table fix, like /table fix 6R 7R 8R | 7K 7O 7R")
     sets = await read_table_for(context, text, state)
     if shares_table(state, chat):
-        return await change_shared_table(update, context, state, sets, fix=fix)
-    state = await deps(context).service.set_table(state.id, user.id, sets)
+        return await change_shared_table(update, context, state, sets, fix=fix, answering=answering)
+    state = await deps(context).service.set_table(state.id, user.id, sets, answering=answering)
     await show_table(update, context, state, f"Table set: {replies.plural(len(state.table), 'set')}.")
     return state
 
@@ -119,6 +123,7 @@ async def change_shared_table(
     fix: bool = False,
     show_here: bool = True,
     rack_after: Sequence[Tile] | None = None,
+    answering: str | None = None,
 ) -> GameState | None:
     """A new shared table: every old tile still there, in valid sets, and the group sees it.
 
@@ -127,6 +132,7 @@ async def change_shared_table(
     game starts, not a play. The same tiles laid out anew only replace the table; ``fix`` is a correction,
     which changes no rack and no turn. ``show_here`` False: this chat gets no picture of a table set (the
     caller answers), the group still does. ``rack_after``: the speaker's rack as typed with this table.
+    ``answering``: see ``set_table``.
     """
     chat, user = speaker(update)
     if not fix:  # the core's rule: every tile on the table stays there (checked again under the game's lock)
@@ -134,18 +140,21 @@ async def change_shared_table(
     placed = table_tiles(sets) - table_tiles(state.table)
     seat_of(state, user)
     if not fix and table_key(sets) == table_key(state.table):  # nothing to record, nothing to tell the group
+        if answering is not None:
+            await deps(context).service.drop_question(answering)
         if show_here:
             await show_table(update, context, state, "No change: the table is already like that.")
         return state
     if is_play(state, sets, fix=fix):
         rack = [str(t) for t in rack_after] if rack_after is not None else None
         draft = PlayDraft.of(state, user.id, [Placement(tuple(sets))], rack)
-        played = await advance(context, chat, user, state, draft, reply_to=update.message if show_here else None)
+        reply_to = update.message if show_here else None
+        played = await advance(context, chat, user, state, draft, reply_to=reply_to, answering=answering)
         return None if played is None else played.state
     d = deps(context)
     # based_on: checked again under the game's lock, so a play or an undo made meanwhile is never overwritten
     based_on = None if fix else state.table
-    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, based_on=based_on)
+    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, based_on=based_on, answering=answering)
     done = "corrected" if fix else "set"
     said = f"Table {done}: {replies.plural(len(state.table), 'set')}."
     if fix:

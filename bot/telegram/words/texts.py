@@ -40,9 +40,11 @@ Your game
 /end - end the game, with the points left on each rack
 
 Or just send lines starting with rack: and table: and I solve at once.
+Or send a photo of your rack or of the table: I read the tiles, and you tap what they are.
 
 In a group: /new, then everyone /join. Tap "My rack" to set your rack privately and
 solve there; tap "I played this" and the group sees the new table, never your rack.
+A photo of the table with /table as its caption shows the sets I read; a player taps to set them.
 A group's table keeps every tile on it; to correct a mistake write /table fix and the whole table.
 A play on someone else's turn, or a first play below the meld, is asked about before it is recorded."""
 

@@ -1,0 +1,213 @@
+"""Photos of tiles: read off the event loop, answered with the tiles and buttons, stored only on a tap.
+
+In a private chat a photo (or a picture sent as a file) of a rack or of the table is answered with what was
+read and the buttons That's my rack, That's the table, Tiles I drew. The reading waits in the database as a
+question (``asking``), not in memory, so a restart or another process still takes the tap. A tap stores what
+typing the tiles would (``/rack``, ``/draw``, ``/table``: the same service calls and the same table path),
+and answers the question in the same transaction: a second tap stores nothing.
+
+In a group a photo is read only when it is for the bot (captioned ``/table``, or replying to the bot), always
+as the table, and proposed to the players: the first player to tap sets it, as if they had typed it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from telegram import Message, Update
+from telegram.error import TelegramError
+
+from bot.game import GameState
+from bot.game.codec import decode_table, decode_tiles, encode_table, encode_tiles
+from bot.game.errors import NoGame
+from bot.storage.service import Question
+from bot.telegram.asking import ask
+from bot.telegram.context import BotContext
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.handlers.table import FIX_WORD, set_table
+from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.sending import say
+from bot.telegram.words import photos as words
+from bot.telegram.words import replies
+from bot.telegram.words.texts import STALE_BUTTON
+from solver.errors import RummikubError
+from solver.notation import format_table
+from solver.rules import STANDARD, Rules
+from solver.solve import arrange
+from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
+
+log = logging.getLogger(__name__)
+
+#: the kind of question (``choices.kind``) a photo's reading waits as
+PHOTO = "photo"
+RACK, TABLE, DRAWN = "rack", "table", "drawn"
+LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN}
+#: the Bot API lets a bot fetch files of at most 20 MB
+FETCH_LIMIT_MB = 20
+_TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)
+
+
+@guarded
+async def photo(update: Update, context: BotContext) -> None:
+    """A photo or a file: in private always read; in a group only when it is for the bot, and as the table."""
+    chat, user = speaker(update)
+    message = update.message
+    assert message is not None
+    fix = False
+    if is_group(chat):
+        caption = _table_caption(message, context.bot.username)
+        if caption is None and not _replies_to_bot(message, context.bot.id):
+            return  # a family photo, not the bot's business
+        fix = caption is not None and caption.strip().lower() == FIX_WORD
+    file_id = _file_of(message)
+    if file_id is None:
+        raise RummikubError(words.NOT_A_PICTURE)
+    state = await _game(context, update)
+    if is_group(chat):
+        assert state is not None, "a group's game is found or NoGame is raised"
+        seat_of(state, user)  # only a player may propose the table
+    reading = await _read(context, file_id, state, as_table=is_group(chat))
+    if not reading.tiles:
+        await say(update, context, words.NO_TILES_GROUP if is_group(chat) else words.NO_TILES, quote=True)
+        return
+    if state is None:  # a private chat's own game starts on first use, as with typed tiles
+        state = await current_game(context, chat, user)
+    await _propose(update, context, state, reading, fix=fix)
+
+
+def _table_caption(message: Message, bot_username: str | None) -> str | None:
+    """What follows ``/table`` in the caption (empty when nothing does), or None when it is not ``/table``
+    for this bot."""
+    m = _TABLE_CAPTION.match((message.caption or "").strip())
+    if m is None:
+        return None
+    addressee = m.group(1)
+    if addressee is not None and addressee.lower() != (bot_username or "").lower():
+        return None
+    return m.group(2) or ""
+
+
+def _replies_to_bot(message: Message, bot_id: int) -> bool:
+    quoted = message.reply_to_message
+    return quoted is not None and quoted.from_user is not None and quoted.from_user.id == bot_id
+
+
+def _file_of(message: Message) -> str | None:
+    """The file to fetch: of a photo's sizes the one that is enough; a file only when it may be a picture.
+    Too large to fetch is said, not tried."""
+    size: int | None
+    if message.photo:
+        chosen = message.photo[enough([(p.width, p.height) for p in message.photo])]
+        file_id, size = chosen.file_id, chosen.file_size
+    elif message.document is not None:
+        document = message.document
+        if document.mime_type is not None and not document.mime_type.startswith("image/"):
+            return None
+        file_id, size = document.file_id, document.file_size
+    else:
+        return None
+    if size is not None and size > FETCH_LIMIT_MB * 1024 * 1024:
+        raise RummikubError(words.TOO_LARGE.format(size=size / 1024 / 1024, limit=FETCH_LIMIT_MB))
+    return file_id
+
+
+async def _game(context: BotContext, update: Update) -> GameState | None:
+    """The game the photo is for. In private none is started yet (a photo that is not read starts nothing);
+    in a group there must be one (``NoGame`` says how to start it)."""
+    chat, user = speaker(update)
+    if is_group(chat):
+        return await current_game(context, chat, user)
+    try:
+        return await current_game(context, chat, user, create=False)
+    except NoGame:
+        return None
+
+
+async def _read(context: BotContext, file_id: str, state: GameState | None, *, as_table: bool) -> PhotoReading:
+    """Fetch the file and read it in the worker pool (the reading is CPU work, never on the event loop);
+    ``as_table``: read it as a table (else the reader tells a rack from a table)."""
+    try:
+        file = await context.bot.get_file(file_id)
+        data = bytes(await file.download_as_bytearray())
+    except TelegramError as why:
+        log.info("fetching a photo failed: %s", why)
+        raise RummikubError(words.FETCH_FAILED) from None
+    rules = state.rules if state is not None else STANDARD
+    try:
+        return await deps(context).solving(read_photo, data, rules, "table" if as_table else None)
+    except RummikubError as why:  # PhotoError: not a picture, too large, damaged
+        raise RummikubError(words.UNREADABLE.format(why=why)) from None
+
+
+async def _propose(update: Update, context: BotContext, state: GameState, reading: PhotoReading, *, fix: bool) -> None:
+    """Show the reading with its buttons; the reading waits in the database for the tap."""
+    chat, user = speaker(update)
+    group = is_group(chat)
+    options = [TABLE] if group else [RACK, TABLE, DRAWN]
+    copy_as = "/table" if group else ("table:" if reading.sets is not None else "")
+    text = words.reading_text(
+        reading.tiles, reading.sets, reading.loose, reading.uncertain, reading.corrections, state.rules,
+        copy_as=copy_as, ask=words.GROUP_ASK if group else words.PRIVATE_ASK,
+    )  # fmt: skip
+    payload: dict[str, Any] = {
+        "tiles": encode_tiles(reading.tiles),
+        "sets": None if reading.sets is None else encode_table(reading.sets),
+        "loose": encode_tiles(reading.loose),
+        "options": options,
+        "fix": fix,
+    }
+    players = [p.user_id for p in state.active_players] if group else [user.id]
+    await ask(
+        context, chat, state, user.id, PHOTO, text, [LABELS[o] for o in options], payload,
+        may_answer=players, reply_to=update.message, html=True,
+    )  # fmt: skip
+
+
+async def photo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
+    """A tap on a reading: store the tiles as the rack, as tiles drawn, or as the table (once)."""
+    _, user = speaker(update)
+    options = question.payload.get("options", [])
+    if not 0 <= option < len(options):
+        raise RummikubError(STALE_BUTTON)
+    state = context.game
+    assert state is not None, "questions.answered found the question's game"
+    d = deps(context)
+    what, token = options[option], question.token
+    tiles = decode_tiles(question.payload["tiles"])
+    if what == RACK:
+        state = await d.service.set_rack(state.id, user.id, tiles, answering=token)
+        rack = replies.rack_text(seat_of(state, user), state.rules)
+        await say(update, context, f"{rack}\n/solve for your best play.")
+    elif what == DRAWN:
+        state = await d.service.draw(state.id, user.id, tiles, answering=token)
+        drew = replies.tiles_text(tiles, state.rules)
+        await say(update, context, f"Drew {drew}.\n" + replies.rack_text(seat_of(state, user), state.rules))
+    elif what == TABLE:
+        text = await table_text(d, question.payload, state.rules)
+        fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
+        await set_table(update, context, state, fix + text, answering=token)
+    else:
+        raise RummikubError(STALE_BUTTON)
+
+
+async def table_text(d: Deps, payload: dict[str, Any], rules: Rules) -> str:
+    """The table as one would type it: a table photo's sets as they lie (tiles lying apart laid out in sets
+    of their own), or a rack photo's tiles as a loose list, which the table's reader lays out."""
+    tiles = decode_tiles(payload["tiles"])
+    if not payload.get("sets"):
+        return " ".join(str(t) for t in tiles)
+    sets = list(decode_table(payload["sets"], rules))
+    loose = decode_tiles(payload.get("loose", []))
+    if loose:
+        try:
+            sets += await d.off_loop(arrange, loose, rules, time_limit=d.settings.solver_time_limit)
+        except RummikubError:
+            apart = replies.tiles_text(loose, rules)
+            raise RummikubError(
+                f"the tiles lying apart ({apart}) make no set; send the table as you see it, "
+                "like table: 6R 7R 8R | 7K 7O 7R"
+            ) from None
+    return format_table(sets)
