@@ -25,9 +25,6 @@ def test_each_button_reads_back_what_it_carries_and_fits_telegrams_limit() -> No
         "abcdefghijkl", None, PRIVATE
     )
     assert callbacks.parse_switch(callbacks.switch(12), PRIVATE) == 12
-    assert callbacks.parse_tile_kind(callbacks.tile_kind("d", "3R,4R"), PRIVATE) == callbacks.TileKind("d", "3R,4R")
-    many = ",".join(["13R"] * 30)
-    assert callbacks.parse_tile_kind(callbacks.tile_kind("r", many), PRIVATE) == callbacks.TileKind("r", None)
 
 
 @pytest.mark.parametrize(
@@ -39,11 +36,10 @@ def test_a_private_chats_button_does_nothing_in_a_group(data: str) -> None:
         callbacks.parse_played_this(data, SHARED),
         callbacks.parse_other_objective(data, SHARED),
         callbacks.is_example(data, SHARED) or None,
-        callbacks.parse_tile_kind(data, SHARED),
         callbacks.parse_switch(data, SHARED),
         callbacks.parse_answer(data, SHARED),
     ]
-    assert parsed == [None] * 6
+    assert parsed == [None] * 5
     assert not callbacks.is_join("j", PRIVATE) and callbacks.is_join("j", SHARED)
 
 
@@ -56,7 +52,6 @@ def test_forged_data_reads_as_nothing(data: str) -> None:
         assert callbacks.parse_other_objective(data, where) is None
         assert callbacks.parse_answer(data, where) is None
         assert callbacks.parse_switch(data, where) is None
-        assert callbacks.parse_tile_kind(data, where) is None
 
 
 async def test_a_forged_or_misplaced_tap_is_answered_and_changes_nothing(tmp_path: Path) -> None:

@@ -143,6 +143,12 @@ async def test_bare_tiles_ask_what_they_are_and_the_buttons_store_them(tmp_path:
         drew = await s.ask(ALICE, "7B")
         answer = await s.tap(ALICE, drew, "I drew")
         assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R 7B J")
+        mark = s.fake.mark()  # a second tap on the same question draws nothing more
+        s.fake.tap(ALICE, drew, "I drew")
+        await s.fake.wait_for(
+            lambda: next((c for c in s.fake.calls[mark:] if "already answered" in c.params.get("text", "")), None)
+        )
+        assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R 7B J")
 
         table = await s.ask(ALICE, "9K 10K 11K")
         picture = await s.tap(ALICE, table, "The table")

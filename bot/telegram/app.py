@@ -150,7 +150,6 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(questions.answered, pattern=callbacks.ANSWER_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.switch_game, pattern=callbacks.SWITCH_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=callbacks.JOIN_PATTERN))
-    application.add_handler(CallbackQueryHandler(messages.tile_kind, pattern=callbacks.TILE_KIND_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))

@@ -109,34 +109,6 @@ def is_example(data: str, tapped_in: ChatKind) -> bool:
     return data == EXAMPLE and tapped_in is PRIVATE
 
 
-# --- "what are these tiles?" (private): k:<r|d|b>[:<tiles>] -------------------------------------------
-
-_TILE_KIND = re.compile(r"^k:([rdb])(?::([0-9A-Za-z,]{1,60}))?$")
-TILE_KIND_PATTERN = r"^k:"
-
-
-@dataclass(frozen=True, slots=True)
-class TileKind:
-    """The answer to "what are these tiles?": ``r`` the rack, ``d`` tiles drawn, ``b`` the table; ``tiles``
-    when they fitted in the button (else they are read from the question's message)."""
-
-    kind: str
-    tiles: str | None
-
-
-def tile_kind(kind: str, tiles: str) -> str:
-    """The button's data, with the tiles in it when they fit Telegram's 64 bytes."""
-    data = f"k:{kind}:{tiles}"
-    return data if len(data.encode()) <= LIMIT else _fits(f"k:{kind}")
-
-
-def parse_tile_kind(data: str, tapped_in: ChatKind) -> TileKind | None:
-    m = _TILE_KIND.match(data)
-    if m is None or tapped_in is not PRIVATE:
-        return None
-    return TileKind(m.group(1), m.group(2))
-
-
 # --- /games (private): g:<game> -------------------------------------------------------------------------
 
 _SWITCH = re.compile(r"^g:(\d{1,19})$")

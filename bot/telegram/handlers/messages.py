@@ -8,29 +8,25 @@ the private-chat button, a table is set for everyone.
 
 from __future__ import annotations
 
-import contextlib
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Sequence
 
-from telegram import Message, Update
-from telegram.error import BadRequest
+from telegram import Update
 
 from bot.game import GameState, PlayerState
 from bot.game.table import is_play
 from bot.storage import GameService
-from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
+from bot.telegram.handlers.photos import ask_what_tiles
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import send_answer, start_solving
 from bot.telegram.handlers.table import change_shared_table, fix_word, read_table_for, set_table, show_table
 from bot.telegram.parsing import misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
-from bot.telegram.words import replies, texts
-from bot.telegram.words.texts import STALE_BUTTON as STALE
+from bot.telegram.words import texts
 from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
@@ -73,13 +69,7 @@ async def plain_text(update: Update, context: BotContext) -> None:
     if not tiles:
         await say(update, context, texts.NOT_UNDERSTOOD)
         return
-    await say(
-        update,
-        context,
-        f"{replies.tiles_text(tiles, state.rules)}: what are these tiles?",
-        replies.tile_kind_buttons(tiles),
-        quote=True,
-    )
+    await ask_what_tiles(update, context, state, tiles)
 
 
 async def rack_and_table(update: Update, context: BotContext, rack_text: str | None, table_text: str | None) -> None:
@@ -159,59 +149,6 @@ async def _store(
 def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
     """A table as its sets' tiles in order, the sets in order (what a correction would change)."""
     return [tuple(str(t) for t in s.tiles) for s in table]
-
-
-@guarded
-async def tile_kind(update: Update, context: BotContext) -> None:
-    """The answer to "what are these tiles?": the rack, tiles drawn, or the table."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_tile_kind(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(STALE)
-    kind = tapped.kind
-    if tapped.tiles is not None:
-        written = tapped.tiles.replace(",", " ")
-    else:  # the tiles did not fit in the button: read them from the message it answered
-        quoted = query.message.reply_to_message if isinstance(query.message, Message) else None
-        if quoted is None or not quoted.text:
-            raise RummikubError("I no longer have those tiles; send them again")
-        written = quoted.text
-    question = query.message.message_id if query.message is not None else None
-    if question is not None and question in _answered(context):
-        raise RummikubError("these tiles are already taken care of; send them again to use them again")
-    d = deps(context)
-    state = await current_game(context, chat, user)
-    if kind == "b":
-        await set_table(update, context, state, written)
-        await query.answer()
-    else:
-        tiles = parse_tiles(written, state.rules)
-        if kind == "d":
-            state = await d.service.draw(state.id, user.id, tiles)
-        else:
-            state = await d.service.set_rack(state.id, user.id, tiles)
-        await query.answer()
-        me = seat_of(state, user)
-        await say(update, context, replies.rack_text(me, state.rules) + "\n/solve for your best play.")
-    if question is not None:  # one answer per question: a second tap must not draw the tiles twice
-        _answered(context).append(question)
-        with contextlib.suppress(BadRequest):  # too old to edit, or already without buttons
-            await context.bot.edit_message_reply_markup(chat.id, question, reply_markup=None)
-
-
-#: How many answered "what are these tiles?" questions a chat remembers (their buttons are gone by then).
-ANSWERED_KEPT = 64
-
-
-def _answered(context: BotContext) -> deque[int]:
-    """The questions of this chat whose buttons were used (kept in memory: a restart forgets them, but their
-    buttons were taken off the message at the first tap)."""
-    data = context.chat_data
-    assert data is not None, "a tapped question is always in a chat"
-    answered: deque[int] = data.setdefault("answered_tile_questions", deque(maxlen=ANSWERED_KEPT))
-    return answered
 
 
 @guarded

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import Message, Update
@@ -37,6 +38,7 @@ from solver.errors import RummikubError
 from solver.notation import format_table
 from solver.rules import STANDARD, Rules
 from solver.solve import arrange
+from solver.tiles import Tile
 from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,7 @@ log = logging.getLogger(__name__)
 PHOTO = "photo"
 RACK, TABLE, DRAWN = "rack", "table", "drawn"
 LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN}
+TYPED_LABELS = {RACK: "My rack", TABLE: "The table", DRAWN: "Tiles I drew"}
 #: the Bot API lets a bot fetch files of at most 20 MB
 FETCH_LIMIT_MB = 20
 _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)
@@ -163,6 +166,19 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
     await ask(
         context, chat, state, user.id, PHOTO, text, [LABELS[o] for o in options], payload,
         may_answer=players, reply_to=update.message, html=True,
+    )  # fmt: skip
+
+
+async def ask_what_tiles(update: Update, context: BotContext, state: GameState, tiles: Sequence[Tile]) -> None:
+    """Typed bare tiles: the same question as a photo's reading (the tiles wait in the database, a double
+    tap stores them once, in any process)."""
+    _, user = speaker(update)
+    options = [RACK, DRAWN, TABLE]
+    payload: dict[str, Any] = {"tiles": encode_tiles(tiles), "sets": None, "loose": [], "options": options}
+    text = f"{replies.tiles_text(tiles, state.rules)}: what are these tiles?"
+    await ask(
+        context, speaker(update)[0], state, user.id, PHOTO, text, [TYPED_LABELS[o] for o in options], payload,
+        may_answer=[user.id], reply_to=update.message,
     )  # fmt: skip
 
 

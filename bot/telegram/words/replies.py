@@ -154,13 +154,3 @@ def scores_text(result: GameResult) -> str:
     if not result.scores:
         lines.append("(nobody was playing)")
     return "\n".join(lines)
-
-
-def tile_kind_buttons(tiles: Sequence[Tile]) -> InlineKeyboardMarkup:
-    """Ask what a message of bare tiles is; the tiles ride in the button when they fit its 64 bytes."""
-    packed = ",".join(str(t) for t in tiles)
-    options = [("My rack", "r"), ("Tiles I drew", "d"), ("The table", "b")]
-    buttons = []
-    for label, kind in options:
-        buttons.append(InlineKeyboardButton(label, callback_data=callbacks.tile_kind(kind, packed)))
-    return InlineKeyboardMarkup([buttons])
