@@ -402,4 +402,4 @@ def test_env_example_lists_every_setting() -> None:
         if "=" in line and line.lstrip("# ")[:1].isupper()
     }
     assert {name.upper() for name in Settings.model_fields} <= written
-    assert (ROOT / "Procfile").read_text() == "worker: python -m bot\n"
+    assert (ROOT / "Procfile").read_text() == "web: WEBHOOK_PORT=$PORT python -m bot\nworker: python -m bot\n"
