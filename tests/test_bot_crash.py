@@ -119,3 +119,23 @@ async def test_sigkill_at_random_moments_loses_nothing_on_sqlite(tmp_path: Path)
 
 async def test_sigkill_at_random_moments_loses_nothing_on_postgres(tmp_path: Path, pg_url: str) -> None:
     await crash_run(tmp_path, pg_url)
+
+
+async def test_a_rack_answered_is_kept_even_when_the_bot_is_killed_right_after(tmp_path: Path) -> None:
+    """The position a rack: message sets is committed before the answer goes out (it was once stored in a
+    lull after answering, and a kill then lost it)."""
+    url, log = await migrated(tmp_path), tmp_path / "bot.log"
+    user = PLAYERS[0]
+    async with fake_api() as fake:
+        bot = bot_process(fake, url, log)
+        try:
+            for rack in ("3R 4R 5R 9B", "10K 11K 12K 1O", "2B 2K 2O 7R"):
+                mark = fake.mark()
+                fake.send(user, f"rack: {rack}")
+                await fake.reply(user.id, mark, ("sendPhoto", "sendMessage"), timeout=60)
+                await kill(bot)  # the moment the answer is out
+                assert sorted((await racks(url))[user.id].elements()) == sorted(rack.split())
+                bot = bot_process(fake, url, log)
+        finally:
+            bot.send_signal(signal.SIGTERM)
+            await asyncio.to_thread(bot.wait, 60)

@@ -3,13 +3,16 @@ gets in (no secret, a wrong one, a body too large to read)."""
 
 from __future__ import annotations
 
+import logging
 import socket
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from pydantic import SecretStr
 
+from bot.run import configure_logging
 from bot.settings import Settings
 from bot.telegram.runtime.serving import Webhook, webhook_of
 from bot.telegram.runtime.webhook import MOST_BODY, derived_secret
@@ -82,3 +85,26 @@ def test_without_a_configured_secret_one_is_derived_from_the_token() -> None:
     assert len(derived.secret) >= 32 and TOKEN not in derived.secret
     configured = webhook_of(settings(webhook_secret=SecretStr("mine")))
     assert configured is not None and configured.secret == "mine"
+
+
+async def test_the_webhook_secret_is_never_logged_even_at_debug(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PTB logs setWebhook's parameters, the secret among them, at DEBUG: libraries stay at INFO whatever
+    LOG_LEVEL says, so it never gets that far (nor does an update's text)."""
+    root = logging.getLogger()
+    level = root.level
+    redact = configure_logging("DEBUG", TOKEN)  # the token redacted; the secret is not even given to the filter
+    try:
+        caplog.handler.setLevel(logging.DEBUG)
+        url, webhook = await database(tmp_path), hook()
+        async with fake_api() as fake, running_bot(fake, url, webhook=webhook) as app:
+            await Session(fake, app, url).ask(ALICE, "/rack 3R 4R 5R 9O")
+        records = [r.getMessage() for r in caplog.records if not r.name.startswith("tornado.access")]
+        assert records and not [m for m in records if webhook.secret in m or "9O" in m]
+    finally:
+        for handler in root.handlers:
+            handler.removeFilter(redact)
+        root.setLevel(level)
+        for name in ("bot", "httpx", "httpcore"):
+            logging.getLogger(name).setLevel(logging.NOTSET)
