@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.game import errors
 from bot.storage.database import Database
-from bot.storage.models import Claim, Delivery, utcnow
+from bot.storage.models import Claim, Delivery, Pace, utcnow
 
 T = TypeVar("T")
 
@@ -50,6 +50,7 @@ class Delivered:
     chat_id: int
     user_id: int | None
     payload: dict[str, Any]
+    kind: str = "message"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class Waiting:
     user_id: int | None
     payload: dict[str, Any]
     attempts: int
+    kind: str = "message"
 
 
 @dataclass(slots=True)
@@ -132,6 +134,7 @@ class Inbox:
                 "payload": u.payload,
                 "received_at": now,
                 "attempts": 0,
+                "kind": u.kind,
             }
             for u in updates
         ]
@@ -214,7 +217,7 @@ class Inbox:
         """The chat's oldest update still to handle, its start counted (an update that never finishes, as it
         kills the process each time, is given up after ``MOST_ATTEMPTS``)."""
         statement = (
-            select(Delivery.update_id, Delivery.user_id, Delivery.payload, Delivery.attempts)
+            select(Delivery.update_id, Delivery.user_id, Delivery.payload, Delivery.attempts, Delivery.kind)
             .where(Delivery.chat_id == chat_id, Delivery.handled_at.is_(None))
             .order_by(Delivery.update_id)
             .limit(1)
@@ -222,11 +225,11 @@ class Inbox:
         row = (conn.execute(statement)).first()
         if row is None:
             return None
-        update_id, user_id, payload, attempts = tuple(row)
+        update_id, user_id, payload, attempts, kind = tuple(row)
         conn.execute(
             update(Delivery).where(Delivery.update_id == update_id).values(attempts=Delivery.attempts + 1)
         )
-        return Waiting(int(update_id), user_id, dict(payload), int(attempts))
+        return Waiting(int(update_id), user_id, dict(payload), int(attempts), str(kind))
 
     @staticmethod
     def _finishing(update_id: int, outcome: str) -> Any:
@@ -241,9 +244,10 @@ class Inbox:
         statement = self._finishing(update_id, outcome)
         await self.db.write_now(lambda conn: conn.execute(statement))
 
-    async def recent(self, chat_id: int, user_id: int | None, seconds: float, upto: int) -> tuple[int, bool]:
-        """How many updates this user sent to this chat in the last ``seconds``, up to update ``upto``, and
-        whether one of them was already answered with "slow down"."""
+    async def recent(self, waiting: Waiting, chat_id: int, seconds: float) -> tuple[int, bool]:
+        """How many updates of its kind this update's sender sent to this chat in the last ``seconds``, up to
+        this one, and whether one of them was already answered with "slow down"."""
+        user_id, upto = waiting.user_id, waiting.update_id
         since = utcnow() - timedelta(seconds=seconds)
         statement = select(
             func.count(),
@@ -253,19 +257,21 @@ class Inbox:
             Delivery.user_id == user_id,
             Delivery.received_at >= since,
             Delivery.update_id <= upto,
+            Delivery.kind == waiting.kind,
         )
         rows = await self.db.small_rows(statement)
         count, told = tuple(rows[0]) if rows else (0, 0)
         return int(count), bool(told)
 
-    async def skip_flood(self, chat_id: int, user_id: int | None, upto: int) -> int:
-        """Skip, in one write, every update this user sent to this chat still waiting, up to ``upto`` (a flood's
-        backlog); returns how many."""
+    async def skip_flood(self, waiting: Waiting, chat_id: int, upto: int) -> int:
+        """Skip, in one write, every update of its kind this update's sender sent to this chat still waiting,
+        up to ``upto`` (a flood's backlog); returns how many."""
         statement = (
             update(Delivery)
             .where(
                 Delivery.chat_id == chat_id,
-                Delivery.user_id == user_id,
+                Delivery.user_id == waiting.user_id,
+                Delivery.kind == waiting.kind,
                 Delivery.handled_at.is_(None),
                 Delivery.update_id <= upto,
             )
@@ -278,7 +284,9 @@ class Inbox:
         return await self.db.write_now(skip)
 
     async def forget(self) -> None:
-        """Drop handled updates older than ``KEPT``."""
+        """Drop handled updates older than ``KEPT``, and the flood limits' bookings long past."""
         before = utcnow() - KEPT
         statement = delete(Delivery).where(Delivery.handled_at.is_not(None), Delivery.received_at < before)
         await self.db.write_now(lambda conn: conn.execute(statement))
+        paces = delete(Pace).where(Pace.due < self.clock() - 3600)
+        await self.db.write_now(lambda conn: conn.execute(paces))

@@ -37,6 +37,7 @@ NAMING = {
     "pk": "pk_%(table_name)s",
 }
 RUNNING_ONLY = text("status = 'running'")
+WAITING_ONLY = text("handled_at IS NULL")
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -203,12 +204,22 @@ class Delivery(Base):
     handled_at: Mapped[datetime | None]
     #: how it ended: done, skipped (a flood), slowed (a flood, told to slow down), failed (gave up)
     outcome: Mapped[str | None] = mapped_column(String(8))
-    #: how many times handling it began: a update that kills the process every time is given up
+    #: how many times handling it began: an update that kills the process every time is given up
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    #: message, button (a tap) or other: a flood is counted per kind (taps on a tile keyboard come fast)
+    kind: Mapped[str] = mapped_column(String(8))
 
     __table_args__ = (
         Index("ix_deliveries_chat_id_update_id", "chat_id", "update_id"),
         Index("ix_deliveries_received_at", "received_at"),
+        # the updates still to handle, by chat, in order: what the dispatcher looks up for every update
+        Index(
+            "ix_deliveries_waiting",
+            "chat_id",
+            "update_id",
+            sqlite_where=WAITING_ONLY,
+            postgresql_where=WAITING_ONLY,
+        ),
     )
 
 

@@ -30,7 +30,17 @@ def upgrade() -> None:
         sa.Column("handled_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("outcome", sa.String(length=8), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(length=8), nullable=False),
         sa.PrimaryKeyConstraint("update_id", name=op.f("pk_deliveries")),
+    )
+    waiting = sa.text("handled_at IS NULL")
+    op.create_index(
+        "ix_deliveries_waiting",
+        "deliveries",
+        ["chat_id", "update_id"],
+        unique=False,
+        sqlite_where=waiting,
+        postgresql_where=waiting,
     )
     op.create_index("ix_deliveries_chat_id_update_id", "deliveries", ["chat_id", "update_id"], unique=False)
     op.create_index("ix_deliveries_received_at", "deliveries", ["received_at"], unique=False)
@@ -52,6 +62,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("paces")
     op.drop_table("claims")
+    op.drop_index("ix_deliveries_waiting", table_name="deliveries")
     op.drop_index("ix_deliveries_received_at", table_name="deliveries")
     op.drop_index("ix_deliveries_chat_id_update_id", table_name="deliveries")
     op.drop_table("deliveries")

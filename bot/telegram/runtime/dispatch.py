@@ -28,8 +28,10 @@ log = logging.getLogger(__name__)
 MOST_CHATS = 64
 #: How often the database is looked at for chats no process took (a dead one's, another process's webhook).
 SWEEP_SECONDS = 0.5
-#: More updates than this from one sender in one chat within ``FLOOD_SECONDS`` are skipped.
+#: More messages than this from one sender in one chat within ``FLOOD_SECONDS`` are skipped.
 FLOOD_MOST = 20
+#: Taps are counted apart, and more are allowed: a tile keyboard takes one per tile.
+FLOOD_MOST_TAPS = 60
 FLOOD_SECONDS = 30.0
 #: How often handled updates older than a day are dropped.
 FORGET_SECONDS = 3600.0
@@ -143,12 +145,12 @@ class Dispatcher:
     async def _flooded(self, chat_id: int, waiting: Waiting) -> str | None:
         """Skip the update if its sender sent too many too fast: the first one skipped says so (``slowed``),
         and the backlog already here is skipped with the next one, in one write."""
-        count, told = await self.inbox.recent(chat_id, waiting.user_id, FLOOD_SECONDS, waiting.update_id)
-        if count <= FLOOD_MOST:
+        count, told = await self.inbox.recent(waiting, chat_id, FLOOD_SECONDS)
+        if count <= (FLOOD_MOST_TAPS if waiting.kind == "button" else FLOOD_MOST):
             return None
         if told:
             last = await self.inbox.last_kept()
-            await self.inbox.skip_flood(chat_id, waiting.user_id, last if last is not None else waiting.update_id)
+            await self.inbox.skip_flood(waiting, chat_id, last if last is not None else waiting.update_id)
             return "skipped"
         update = Update.de_json(waiting.payload, self.application.bot)
         with contextlib.suppress(TelegramError):

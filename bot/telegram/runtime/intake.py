@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import Bot, Update
-from telegram.error import NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import Conflict, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.storage.inbox import Delivered, Inbox
 from bot.telegram.runtime.dispatch import Dispatcher
@@ -32,7 +32,8 @@ def delivered(update: Update) -> Delivered:
     user = update.effective_user
     chat = update.effective_chat
     chat_id = chat.id if chat is not None else user.id if user is not None else 0
-    return Delivered(update.update_id, chat_id, user.id if user is not None else None, update.to_dict())
+    kind = "button" if update.callback_query is not None else "message" if update.effective_message else "other"
+    return Delivered(update.update_id, chat_id, user.id if user is not None else None, update.to_dict(), kind)
 
 
 async def keep(inbox: Inbox, dispatcher: Dispatcher, updates: Sequence[Update]) -> None:
@@ -54,14 +55,20 @@ async def poll(bot: Bot, inbox: Inbox, dispatcher: Dispatcher, allowed_updates: 
         except RetryAfter as why:
             await asyncio.sleep(_seconds(why.retry_after))
             continue
-        except (TimedOut, NetworkError) as why:
+        except (TimedOut, NetworkError, Conflict) as why:  # Conflict: another process polls with this token
             log.warning("getUpdates failed (%s); trying again in %.0f s", type(why).__name__, backoff)
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, MOST_BACKOFF)
             continue
         backoff = 1.0
         if updates:
-            await keep(inbox, dispatcher, updates)
+            try:
+                await keep(inbox, dispatcher, updates)
+            except Exception:  # not stored: not confirmed either; fetched again after a pause
+                log.exception("could not store %s updates; fetching them again in %.0f s", len(updates), backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, MOST_BACKOFF)
+                continue
             offset = updates[-1].update_id + 1
 
 
