@@ -1,7 +1,9 @@
 """The one-tile puzzle's search: breadth first over table states, then the tie-breaks.
 
-Breadth first finds the fewest actions; every state remembers all its parents
-on shortest paths, so the tie-breaks can then pick one path exactly:
+Breadth first finds the fewest actions. It searches tables without their row
+ids (ids only name rows; the same table under other ids needs the same
+actions), and every table remembers all its parents on shortest paths, so
+the tie-breaks can then pick one path exactly, ids and all:
 
 1. fewest actions;
 2. fewest TAKEs and PUTs of the joker (never move it when it can be done without);
@@ -312,7 +314,7 @@ class _Paths:
         goal: int,
         table: _Rows,
     ) -> None:
-        self.depth_of, self.goal, self.table = depth_of, goal, table
+        self.depth_of, self.goal = depth_of, goal
         self.last = depth_of[finals[0]]
         #: the fewest joker moves from a table to the end, for the tables on shortest paths
         self.jokers: dict[Shape, int] = {}
