@@ -3,6 +3,7 @@
 Knows nothing of Telegram or databases; usable as a library.
 """
 
+from solver.bounds import TooBigError
 from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, format_table, format_tiles, parse_set, parse_table, parse_tiles
@@ -27,6 +28,7 @@ __all__ = [
     "Solution",
     "Tile",
     "TileSet",
+    "TooBigError",
     "check_deck",
     "format_table",
     "format_tiles",

@@ -9,11 +9,14 @@ left out because they split into shorter valid runs (the display joins them).
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+from solver.bounds import check_deadline
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.tiles import JOKER, Tile
@@ -60,29 +63,49 @@ class Shape:
         return Shape(sets, counts, ids, rows, id_set, size, sum(s.value for s in sets), face, jokers)
 
 
-@lru_cache(maxsize=16)
-def all_shapes(rules: Rules) -> tuple[Shape, ...]:
-    """Every joker-free set shape under ``rules``: runs up to twice the smallest set, all groups."""
-    out: list[Shape] = []
+_SHAPES: dict[Rules, tuple[Shape, ...]] = {}
+_SHAPES_LOCK = threading.Lock()
+#: the rule variants whose shapes are kept (the oldest goes first)
+_VARIANTS_KEPT = 16
+
+
+def all_shapes(rules: Rules, deadline: float | None = None) -> tuple[Shape, ...]:
+    """Every joker-free set shape under ``rules``: runs up to twice the smallest set, all groups.
+
+    Worked out once per variant; a big variant's thousands of shapes count against
+    ``deadline`` (``OutOfTime``), and shapes cut short are not kept.
+    """
+    found = _SHAPES.get(rules)
+    if found is None:
+        found = tuple(_shapes(rules, deadline))
+        with _SHAPES_LOCK:
+            if len(_SHAPES) >= _VARIANTS_KEPT:
+                del _SHAPES[next(iter(_SHAPES))]
+            _SHAPES[rules] = found
+    return found
+
+
+def _shapes(rules: Rules, deadline: float | None) -> Iterator[Shape]:
     longest_run = 2 * rules.smallest_set - 1
     for colour in rules.colour_order:
         for length in range(rules.smallest_set, min(longest_run, rules.numbers) + 1):
+            check_deadline(deadline)
             for start in range(1, rules.numbers - length + 2):
-                out.append(Shape.of(rules, TileSet.run(colour, start, (), length)))
+                yield Shape.of(rules, TileSet.run(colour, start, (), length))
     for number in range(1, rules.numbers + 1):
+        check_deadline(deadline)
         for size in range(rules.smallest_set, rules.max_group + 1):
             for colours in combinations(rules.colour_order, size):
-                out.append(Shape.of(rules, TileSet.group(number, colours)))
-    return tuple(out)
+                yield Shape.of(rules, TileSet.group(number, colours))
 
 
-def available(rules: Rules, pool: dict[int, int]) -> list[Shape]:
+def available(rules: Rules, pool: dict[int, int], deadline: float | None = None) -> list[Shape]:
     """The shapes the pool (counts by ``Tile.id``) can make at least once, jokers filling in."""
     jokers = pool.get(JOKER.id, 0)
     have = set(pool)  # a real set: set algebra with dict keys is ten times slower
     if not jokers:
-        return [s for s in all_shapes(rules) if s.id_set <= have]
-    return [s for s in all_shapes(rules) if len(s.id_set - have) <= jokers]
+        return [s for s in all_shapes(rules, deadline) if s.id_set <= have]
+    return [s for s in all_shapes(rules, deadline) if len(s.id_set - have) <= jokers]
 
 
 @lru_cache(maxsize=16)

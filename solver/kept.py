@@ -15,11 +15,13 @@ growth is a kept form plus a new run, which the display joins.
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from itertools import combinations
+from math import comb
 
+from solver.bounds import MAX_CACHED_FORMS, MAX_FORMS, TooBigError, check_deadline
 from solver.candidates import Shape
 from solver.rules import Rules
 from solver.sets import Kind, TileSet
@@ -29,18 +31,21 @@ from solver.tiles import JOKER, Colour, Tile
 Form = tuple[Shape, tuple[tuple[int, int], ...]]
 
 
-def variants(old: TileSet, rules: Rules, pool: dict[int, int]) -> list[Shape]:
+def variants(old: TileSet, rules: Rules, pool: dict[int, int], deadline: float | None = None) -> list[Shape]:
     """``old`` as it stands (first) and every grown form whose extra tiles the pool can supply.
 
     ``pool`` counts (by ``Tile.id``) every tile that could lie on the new table, the
     old set's own tiles included; a joker of the pool may stand in for an extra tile.
+    Raises ``OutOfTime`` when working out new forms runs past ``deadline`` (``time.perf_counter``).
     """
     spare = dict(pool)
     for t in old.tiles:
         spare[t.id] -= 1
     jokers = spare.get(JOKER.id, 0)
     return [
-        shape for shape, extra in _forms(old, rules) if sum(max(0, n - spare.get(i, 0)) for i, n in extra) <= jokers
+        shape
+        for shape, extra in _forms(old, rules, deadline)
+        if sum(max(0, n - spare.get(i, 0)) for i, n in extra) <= jokers
     ]
 
 
@@ -64,19 +69,92 @@ def warm_forms(rules: Rules) -> None:
 _Laid = tuple[tuple[TileSet, ...], list[Tile]]
 
 
-@lru_cache(maxsize=4096)
-def _forms(old: TileSet, rules: Rules) -> tuple[Form, ...]:
+class _FormsCache:
+    """The forms worked out so far, by set and rules; the least recently used go first once more than ``limit``
+    forms in all are held (a long run of a big variant has thousands, a standard set a few dozen)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.forms = 0
+        self._entries: OrderedDict[tuple[TileSet, Rules], tuple[Form, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[TileSet, Rules]) -> tuple[Form, ...] | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[TileSet, Rules], forms: tuple[Form, ...]) -> None:
+        with self._lock:
+            if key in self._entries or len(forms) > self.limit:
+                return
+            self._entries[key] = forms
+            self.forms += len(forms)
+            while self.forms > self.limit:
+                _, dropped = self._entries.popitem(last=False)
+                self.forms -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.forms = 0
+
+
+FORMS = _FormsCache(MAX_CACHED_FORMS)
+
+
+def _forms(old: TileSet, rules: Rules, deadline: float | None = None) -> tuple[Form, ...]:
     """Every form that keeps ``old``, the set as it lies first; one per column."""
+    found = FORMS.get((old, rules))
+    if found is not None:
+        return found
     laid = _grown_group(old, rules) if old.kind is Kind.GROUP else _grown_run(old, rules)
     seen: set[tuple[tuple[tuple[int, int], ...], int]] = set()
     out: list[Form] = []
-    for sets, extra in laid:
+    for k, (sets, extra) in enumerate(laid):
+        if k % 64 == 63:
+            check_deadline(deadline)
         shape = Shape.of(rules, *sets)
         key = (tuple(sorted(shape.ids)), len(sets))
         if key not in seen:  # a group's joker may stand for either missing colour: one column does
             seen.add(key)
             out.append((shape, tuple((t.id, n) for t, n in Counter(extra).items())))
-    return tuple(out)
+    forms = tuple(out)
+    FORMS.put((old, rules), forms)
+    return forms
+
+
+def form_count(old: TileSet, rules: Rules) -> int:
+    """How many forms ``_grown_group`` or ``_grown_run`` lays out for ``old``, counted without laying them."""
+    if old.kind is Kind.GROUP:
+        have = len({t.colour for t in old.tiles if not t.is_joker})
+        missing = rules.colours - have
+        return 1 + sum(
+            comb(missing, size - have) * comb(size - have, old.jokers) for size in range(len(old), rules.max_group + 1)
+        )
+    reach, smallest = rules.smallest_set - 1, rules.smallest_set
+    lows = range(old.low, max(1, old.low - reach) - 1, -1)
+    highs = range(old.high, min(rules.numbers, old.high + reach) + 1)
+    total = len(lows) * len(highs)
+    for cut in range(old.low + 1, old.high):
+        total += sum(1 for a in lows if cut - a + 1 >= smallest) * sum(1 for b in highs if b - cut + 1 >= smallest)
+    return total
+
+
+def check_size(table: Iterable[TileSet], rules: Rules) -> None:
+    """Refuse a table whose sets grow in more ways than the solver works through (``bounds.MAX_FORMS``)."""
+    total = sum(form_count(old, rules) for old in table)
+    if total > MAX_FORMS:
+        raise TooBigError(
+            f"this table's sets can grow in {total:,} ways and the solver works through at most {MAX_FORMS:,}: "
+            f"long runs with smallest_set={rules.smallest_set} grow in many ways; "
+            "lay fewer long runs, or play with a smaller smallest set"
+        )
 
 
 def _grown_group(old: TileSet, rules: Rules) -> Iterator[_Laid]:
@@ -125,4 +203,4 @@ def _run(colour: Colour, low: int, high: int, jokers_at: Iterable[int] = ()) -> 
     return TileSet.run(colour, low, [n - low for n in jokers_at if low <= n <= high], high - low + 1)
 
 
-__all__ = ["Form", "variants", "warm_forms"]
+__all__ = ["FORMS", "Form", "check_size", "form_count", "variants", "warm_forms"]

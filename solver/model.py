@@ -21,6 +21,8 @@ from pyscipopt import Model
 from pyscipopt.scip import PY_SCIP_PARAMSETTING as SCIP_PARAMSETTING
 from pyscipopt.scip import Expr, ExprCons
 
+from solver.bounds import SCIP_MEMORY_MB
+
 #: SCIP settings chosen by measurement on the benchmark positions (BENCHMARKS.md). These
 #: models are solved at the root node: presolving, root propagation, the sub-SCIP of
 #: rapid learning and the primal heuristics cost more time than they save (the table as it
@@ -43,6 +45,8 @@ SCIP_PARAMS: dict[str, float | int | bool | str] = {
     "separating/strongcg/freq": -1,
     "constraints/linear/sepafreq": -1,
     "misc/usesymmetry": 0,
+    # SCIP stops at this much memory of its own (the answer is then not proven best), see solver/bounds.py
+    "limits/memory": SCIP_MEMORY_MB,
     "display/verblevel": 0,
     # SCIP's own SIGINT handler is process-wide; with solves in several threads it can be left installed,
     # and then Ctrl-C no longer stops the bot. Interrupts are the application's business.

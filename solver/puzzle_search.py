@@ -1,14 +1,18 @@
 """The one-tile puzzle's search: breadth first over table states, then the tie-breaks.
 
-Breadth first finds the fewest actions; every state remembers all its parents
-on shortest paths, so the tie-breaks can then pick one path exactly:
+Breadth first finds the fewest actions. It searches tables without their row
+ids (ids only name rows; the same table under other ids needs the same
+actions), and every table remembers all its parents on shortest paths, so
+the tie-breaks can then pick one path exactly, ids and all:
 
 1. fewest actions;
 2. fewest TAKEs and PUTs of the joker (never move it when it can be done without);
-3. action by action, the smallest: a COMBINE before anything else (lower row
-   ids first), then a move of the joker (so it moves as early as possible,
-   after the COMBINEs), then other TAKEs and PUTs (lower row id, then the
-   tile colour by colour, low to high).
+3. when the joker must move, as early as possible: as few TAKE-and-PUT pairs
+   of other tiles before its TAKE as any answer allows (COMBINEs may come
+   before it), then the same for its next move, if any;
+4. action by action, the smallest: a COMBINE before anything else (lower row
+   ids first), then a move of the joker, then other TAKEs and PUTs (lower
+   row id, then the tile colour by colour, low to high).
 
 A TAKE and the PUT that must follow it count as two actions but are one step
 of the search (a COMBINE is a step of one action), so no state ever holds a
@@ -22,6 +26,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter
 
 from solver.errors import RummikubError
 from solver.puzzle_rows import JOKER_CODE, Limits, Row, colour_of, combine, is_group, is_run, number_of, put, take
@@ -214,6 +219,30 @@ def _finishes(node: Node, goal: int, table: _Rows) -> Iterator[tuple[Step, tuple
             yield (_PUT, goal, rid, 0), _replace(rows, i, result, next_id)[0]
 
 
+#: A table without its row ids: its interned rows, sorted. Two tables that differ only in ids need the same
+#: number of actions (and joker moves) to finish, so the search meets each one once.
+Shape = tuple[int, ...]
+#: How a step of the search moves: a COMBINE, a TAKE-and-PUT of a numbered tile, or one of the joker.
+_BY_COMBINE, _BY_PAIR, _BY_JOKER = 0, 1, 2
+_second = itemgetter(1)
+#: The positions of the joker's moves: for each, how many TAKE-and-PUT pairs of numbered tiles come before it.
+JokerAt = tuple[int, ...]
+
+
+def _shape(node: Node) -> Shape:
+    return tuple(sorted(map(_second, node[0])))
+
+
+def _by(move: Move) -> int:
+    if len(move) == 1:
+        return _BY_COMBINE
+    return _BY_JOKER if move[0][1] == JOKER_CODE else _BY_PAIR
+
+
+def _can_finish(node: Node, goal: int, table: _Rows) -> bool:
+    return next(_finishes(node, goal, table), None) is not None
+
+
 def search(
     state: State,
     goal: int,
@@ -224,43 +253,47 @@ def search(
 ) -> Found | None:
     """The best action list that puts ``goal`` on the table, or None if there is none within ``max_actions``.
 
-    Raises ``PuzzleLimitError`` past ``max_states`` states or ``time_limit`` seconds.
+    Raises ``PuzzleLimitError`` past ``max_states`` tables or ``time_limit`` seconds.
 
-    Breadth first by number of actions: a COMBINE leads one layer on, a
-    TAKE-and-PUT two layers on.
+    Breadth first by number of actions over tables without their row ids (a
+    COMBINE leads one layer on, a TAKE-and-PUT two layers on): ids only name
+    rows, and counting them made one table dozens of states on long chains.
+    The ids come back when ``_best`` walks the answer out from the start.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     table = _Rows(limits)
     start = table.node(state)
-    layers: dict[int, list[Node]] = {0: [start]}
-    depth_of: dict[Node, int] = {start: 0}
-    parents: dict[Node, list[tuple[Node, Move]]] = {}
+    first = _shape(start)
+    seen: dict[Shape, Node] = {first: start}  # one table with ids for each shape met
+    depth_of: dict[Shape, int] = {first: 0}
+    parents: dict[Shape, set[tuple[Shape, int]]] = {}
+    layers: dict[int, list[Shape]] = {0: [first]}
     for depth in range(max_actions):
-        # a state first met two actions on (a TAKE and PUT) and then one action on (a COMBINE) sits in both layers
+        # a table first met two actions on (a TAKE and PUT) and then one action on (a COMBINE) sits in both layers
         layer = [s for s in layers.get(depth, []) if depth_of[s] == depth]
-        finals = [s for s in layer if next(_finishes(s, goal, table), None) is not None]
+        finals = [s for s in layer if _can_finish(seen[s], goal, table)]
         if finals:
-            return _best(table, start, depth_of, parents, finals, goal)
+            return _best(table, start, _Paths(depth_of, parents, seen, finals, goal, table))
         if depth == max_actions - 1 or not (layer or layers.get(depth + 1)):
             return None
         # Once the next layer can finish, moves two actions long lead past the answer: skip them.
-        pairs = not any(next(_finishes(s, goal, table), None) is not None for s in layers.get(depth + 1, []))
+        pairs = not any(_can_finish(seen[s], goal, table) for s in layers.get(depth + 1, []))
         for n, s in enumerate(layer):
             if deadline is not None and n % 256 == 0 and time.perf_counter() > deadline:
-                raise PuzzleLimitError(
-                    f"gave up after {time_limit:g} s ({len(depth_of)} table states, {depth} actions deep)"
-                )
-            for move, child in _successors(s, table, pairs):
+                raise PuzzleLimitError(f"gave up after {time_limit:g} s ({len(depth_of)} tables, {depth} actions deep)")
+            for move, child in _successors(seen[s], table, pairs):
+                shape = _shape(child)
                 child_depth = depth + len(move)
-                seen = depth_of.get(child)
-                if seen is None or child_depth < seen:
-                    depth_of[child] = child_depth
-                    layers.setdefault(child_depth, []).append(child)
-                    parents[child] = [(s, move)]
-                elif seen == child_depth:
-                    parents[child].append((s, move))
+                known = depth_of.get(shape)
+                if known is None or child_depth < known:
+                    depth_of[shape] = child_depth
+                    seen[shape] = child
+                    layers.setdefault(child_depth, []).append(shape)
+                    parents[shape] = {(s, _by(move))}
+                elif known == child_depth:
+                    parents[shape].add((s, _by(move)))
         if len(depth_of) > max_states:
-            raise PuzzleLimitError(f"gave up after {len(depth_of)} table states ({depth + 2} actions deep)")
+            raise PuzzleLimitError(f"gave up after {len(depth_of)} tables ({depth + 2} actions deep)")
     return None
 
 
@@ -268,43 +301,109 @@ def _joker_moves(move: Move) -> int:
     return sum(_moves_joker(step) for step in move)
 
 
-def _best(
-    table: _Rows,
-    start: Node,
-    depth_of: dict[Node, int],
-    parents: dict[Node, list[tuple[Node, Move]]],
-    finals: list[Node],
-    goal: int,
-) -> Found:
-    """Walk the shortest paths again, keeping the one the tie-breaks prefer."""
-    joker_moves: dict[Node, int] = {}
-    for s in finals:
-        joker_moves[s] = min(_moves_joker(a) for a, _ in _finishes(s, goal, table))
-    last = depth_of[finals[0]]
-    todo: dict[int, list[Node]] = {last: list(finals)}
-    for depth in range(last, 0, -1):
-        for child in todo.get(depth, []):
-            for parent, move in parents[child]:
-                cost = joker_moves[child] + _joker_moves(move)
-                known = joker_moves.get(parent)
-                if known is None:
-                    todo.setdefault(depth_of[parent], []).append(parent)
-                if known is None or cost < known:
-                    joker_moves[parent] = cost
-    node = start
+class _Paths:
+    """The shortest paths found, and on them what the tie-breaks need: the fewest joker moves left from each
+    table, and the earliest the joker's moves can then come."""
+
+    def __init__(
+        self,
+        depth_of: dict[Shape, int],
+        parents: dict[Shape, set[tuple[Shape, int]]],
+        seen: dict[Shape, Node],
+        finals: list[Shape],
+        goal: int,
+        table: _Rows,
+    ) -> None:
+        self.depth_of, self.goal = depth_of, goal
+        self.last = depth_of[finals[0]]
+        #: the fewest joker moves from a table to the end, for the tables on shortest paths
+        self.jokers: dict[Shape, int] = {}
+        #: the joker's move at the end, when the goal is the joker (it counts among the joker's moves)
+        self.final_joker: dict[Shape, bool] = {}
+        for s in finals:
+            self.jokers[s] = min(_moves_joker(a) for a, _ in _finishes(seen[s], goal, table))
+            self.final_joker[s] = self.jokers[s] > 0
+        todo: dict[int, list[Shape]] = {self.last: list(finals)}
+        for depth in range(self.last, 0, -1):
+            for child in todo.get(depth, []):
+                for parent, by in parents[child]:
+                    cost = self.jokers[child] + (2 if by == _BY_JOKER else 0)
+                    known = self.jokers.get(parent)
+                    if known is None:
+                        todo.setdefault(depth_of[parent], []).append(parent)
+                    if known is None or cost < known:
+                        self.jokers[parent] = cost
+        #: steps from each table that stay on a shortest path with the fewest joker moves
+        self.onward: dict[Shape, list[tuple[Shape, int]]] = {}
+        for child, cost in self.jokers.items():
+            for parent, by in parents.get(child, ()):
+                if self.jokers.get(parent) == cost + (2 if by == _BY_JOKER else 0):
+                    self.onward.setdefault(parent, []).append((child, by))
+        self._joker_at: dict[tuple[Shape, int], JokerAt] = {}
+
+    def joker_at(self, s: Shape, pairs: int) -> JokerAt:
+        """The earliest positions the joker's remaining moves can take from ``s``, ``pairs`` pairs having been made.
+
+        Iterative (children before parents, by depth) so long answers do not recurse deeply.
+        """
+        key = (s, pairs)
+        if key in self._joker_at:
+            return self._joker_at[key]
+        stack = [key]
+        while stack:
+            here, made = stack[-1]
+            if self.depth_of[here] == self.last:
+                self._joker_at[(here, made)] = (made,) if self.final_joker[here] else ()
+                stack.pop()
+                continue
+            needed = [
+                (child, made + (by == _BY_PAIR))
+                for child, by in self.onward[here]
+                if (child, made + (by == _BY_PAIR)) not in self._joker_at
+            ]
+            if needed:
+                stack.extend(needed)
+                continue
+            self._joker_at[(here, made)] = min(self.after(child, by, made) for child, by in self.onward[here])
+            stack.pop()
+        return self._joker_at[key]
+
+    def after(self, child: Shape, by: int, pairs: int) -> JokerAt:
+        """The joker's earliest positions when a step of kind ``by`` leads to ``child``."""
+        if by == _BY_JOKER:
+            return (pairs, *self.joker_at(child, pairs))
+        return self.joker_at(child, pairs + (by == _BY_PAIR))
+
+
+def _best(table: _Rows, start: Node, paths: _Paths) -> Found:
+    """Walk out the one shortest path the tie-breaks prefer, ids and all, from the start.
+
+    A table's shortest paths do not depend on its ids, so at each table the
+    steps kept are those whose table (without ids) is on a shortest path with
+    the fewest joker moves and the earliest joker; of those, the smallest.
+    """
+    node, pairs = start, 0
     steps: list[Step] = []
-    while depth_of[node] < last:
-        here, depth = joker_moves[node], depth_of[node]
-        options = [
-            (m, c)
-            for m, c in _successors(node, table)
-            if c in joker_moves and depth_of[c] == depth + len(m) and joker_moves[c] + _joker_moves(m) == here
-        ]
+    here = _shape(node)
+    while paths.depth_of[here] < paths.last:
+        depth, jokers, wanted = paths.depth_of[here], paths.jokers[here], paths.joker_at(here, pairs)
+        options: list[tuple[Move, Node]] = []
+        for move, child in _successors(node, table):
+            shape = _shape(child)
+            by = _by(move)
+            if (
+                paths.jokers.get(shape) == jokers - _joker_moves(move)
+                and paths.depth_of.get(shape) == depth + len(move)
+                and paths.after(shape, by, pairs) == wanted
+            ):
+                options.append((move, child))
         move, node = min(options, key=lambda mc: [_rank(step) for step in mc[0]])
+        pairs += _by(move) == _BY_PAIR
         steps.extend(move)
-    here = joker_moves[node]
+        here = _shape(node)
     step, rows = min(
-        ((a, r) for a, r in _finishes(node, goal, table) if _moves_joker(a) == here), key=lambda ar: _rank(ar[0])
+        ((a, r) for a, r in _finishes(node, paths.goal, table) if _moves_joker(a) == paths.jokers[here]),
+        key=lambda ar: _rank(ar[0]),
     )
     steps.append(step)
     return Found(tuple(_action(a) for a in steps), table.state(rows))

@@ -17,10 +17,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from solver.bounds import OutOfTime
 from solver.candidates import Shape, available, tile_rows
 from solver.deck import check_deck
 from solver.errors import RummikubError
-from solver.kept import variants
+from solver.kept import check_size, variants
 from solver.layout import lay_out, place_jokers
 from solver.model import Program, solve_program
 from solver.rules import Rules
@@ -47,18 +48,36 @@ def solve(
     """The best play of ``rack`` onto ``table`` under ``rules``.
 
     Raises ``DeckError`` when rack and table together hold more of a tile than
-    the deck has. The table's sets must already be valid (``make_set``).
+    the deck has, and ``TooBigError`` for a table whose sets grow in more ways
+    than the solver works through (see ``bounds``). The table's sets must
+    already be valid (``make_set``). ``time_limit`` covers building the model
+    too: when it runs out first, the answer is no play, not proven best.
     """
     started = time.perf_counter()
+    deadline = started + time_limit
     on_table = tiles_of(table)
     check_deck(rules, rack, on_table.elements())
+    if not initial_meld:
+        check_size(table, rules)
     rack_count = Counter(rack)
     table_count = Counter() if initial_meld else on_table
     pool = {t.id: n for t, n in (rack_count + table_count).items()}
-    columns: list[tuple[int | None, Shape]] = [(None, s) for s in available(rules, pool)]
-    if not initial_meld:
-        for i, old in enumerate(table):
-            columns.extend((i, v) for v in variants(old, rules, pool))
+    try:
+        columns: list[tuple[int | None, Shape]] = [(None, s) for s in available(rules, pool, deadline)]
+        if not initial_meld:
+            for i, old in enumerate(table):
+                columns.extend((i, v) for v in variants(old, rules, pool, deadline))
+    except OutOfTime:
+        return lay_out(
+            rules=rules,
+            rack=rack,
+            table=table,
+            chosen=list(enumerate(table)),
+            objective=objective,
+            initial_meld=initial_meld,
+            optimal=False,
+            solve_ms=(time.perf_counter() - started) * 1000,
+        )
     build = _Builder(rules, rack_count, table_count, columns, objective, [len(s) for s in table])
     if initial_meld:
         build.meld(rules.initial_meld)
@@ -86,7 +105,11 @@ def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_
     check_deck(rules, tiles)
     count = Counter(tiles)
     pool = {t.id: n for t, n in count.items()}
-    build = _Builder(rules, Counter(), count, [(None, s) for s in available(rules, pool)], Objective.TILES)
+    try:
+        shapes = available(rules, pool, started + time_limit)
+    except OutOfTime:
+        raise NoArrangement("these table tiles do not make a table: no arrangement found in time") from None
+    build = _Builder(rules, Counter(), count, [(None, s) for s in shapes], Objective.TILES)
     outcome = solve_program(build.program, _left(time_limit, started))
     if not outcome.feasible:
         why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"

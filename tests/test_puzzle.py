@@ -170,6 +170,29 @@ def test_a_needed_joker_moves_as_early_as_possible() -> None:
     ]
 
 
+def test_a_needed_joker_moves_before_other_pairs_that_could_come_first() -> None:
+    # The joker cannot move first (row 2 needs 11B to stay a group without it), but it must come right after
+    # that pair, before TAKE 7B 1, which could also come first; the brute force below agrees (depth 7).
+    lines = answer(puzzle("5B", "1 7B 7Y 7R 7G", "2 J 11Y 11G", "3 8Y 8R 8G", "4 7R 8R 9R 10R", "5 8B 9B 10B 11B"))
+    assert lines[:7] == [
+        "TAKE 11B 5",
+        "PUT 11B 2",
+        "TAKE J 2",
+        "PUT J 5",
+        "TAKE 7B 1",
+        "PUT 7B 5",
+        "PUT 5B 5",
+    ]
+    rows = {
+        1: [(7, "B"), (7, "Y"), (7, "R"), (7, "G")],
+        2: [J2, (11, "Y"), (11, "G")],
+        3: [(8, "Y"), (8, "R"), (8, "G")],
+        4: [(7, "R"), (8, "R"), (9, "R"), (10, "R")],
+        5: [(8, "B"), (9, "B"), (10, "B"), (11, "B")],
+    }
+    assert brute_force((5, "B"), rows, 7) == lines[:7]
+
+
 def test_taking_a_joker_from_a_gap_splits_the_run() -> None:
     assert answer(puzzle("1B", "1 3B 4B 5B 6B", "2 10B 10G 10R 10Y", "3 7B 9B 10B 11B J", "4 6B 7B 8B")) == [
         "COMBINE 1 3",
@@ -224,6 +247,83 @@ def test_twenty_actions_well_under_a_second() -> None:
     assert actions[-1] == "PUT 3R 1"
     assert lines[-1] == "15 3R 4R 5R", "the split's half gets one above the highest id ever (14), not 11"
     assert elapsed < 1.0
+
+
+#: Two chains of TAKE-and-PUT pairs that meet in row 1 (one of eight pairs after a COMBINE into a long green
+#: run, one of three), among rows whose tiles could move but do not help: 24 actions. Searching tables with
+#: their row ids took 4.6 s here (one table became hundreds of states); without ids it takes about 0.2 s.
+LONG = puzzle(
+    "3R",
+    "1 3R 4R 5R",
+    "2 1B 1G 1R",
+    "3 2G 2R 2Y",
+    "4 2B 3B 4B",
+    "5 5B 5G 5R",
+    "6 5Y 6Y 7Y",
+    "7 8Y 8G 8B",
+    "8 8R 9R 10R",
+    "9 11Y 11R 11B",
+    "10 9G 10G 11G",
+    "11 5G 6G 7G 8G",
+    "12 6B 6G 6Y",
+    "13 9B 10B 11B 12B 13B",
+    "14 7B 7G 7Y",
+    "15 1Y 2Y 3Y",
+    "16 4Y 4G 4B 4R",
+    "17 12B 12G 12R 12Y",
+    "18 1B 2B 3B 4B",
+    "19 10B 10G 10R 10Y",
+    "20 13B 13G 13R 13Y",
+)
+
+
+def _replay(text: str, lines: list[str]) -> None:
+    """Play the answer's actions with the brute force's own row rules; every row valid, the rows as printed."""
+    goal_line, _, *row_lines = text.strip().splitlines()
+
+    def tile(token: str) -> Tile2:
+        return J2 if token == "J" else (int(token[:-1]), token[-1])
+
+    table = {int(r.split()[0]): [tile(t) for t in r.split()[1:]] for r in row_lines}
+    top, held = max(table), None
+    actions = [line.split() for line in lines if line.split()[0] in ("TAKE", "PUT", "COMBINE")]
+    for kind, a, b in actions:
+        if kind == "COMBINE":
+            assert held is None and _run_ok(table[int(a)] + table[int(b)])
+            table[int(a)] += table.pop(int(b))
+            continue
+        t, rid = tile(a), int(b)
+        if kind == "TAKE":
+            assert held is None
+            parts, held = _take(table[rid], t), t
+        else:
+            assert held in (None, t)
+            parts, held = _put(table[rid], t), None
+        assert parts is not None, (kind, a, b)
+        table[rid] = parts[0]
+        if len(parts) == 2:
+            top += 1
+            table[top] = parts[1]
+    assert held is None and actions[-1] == ["PUT", goal_line, actions[-1][2]]
+    shown = {int(line.split()[0]): sorted(tile(t) for t in line.split()[1:]) for line in lines[len(actions) :]}
+    assert shown == {rid: sorted(row) for rid, row in table.items()}
+
+
+def test_twenty_four_actions_well_under_a_second() -> None:
+    started = time.perf_counter()
+    lines = answer(LONG)
+    elapsed = time.perf_counter() - started
+    actions = [line for line in lines if line.split()[0] in ("TAKE", "PUT", "COMBINE")]
+    assert len(actions) == 24
+    assert actions[:3] == ["COMBINE 10 11", "TAKE 11G 10", "PUT 11G 9"]
+    assert actions[-7:] == ["TAKE 4Y 16", "PUT 4Y 15", "TAKE 1Y 15", "PUT 1Y 2", "TAKE 1R 2", "PUT 1R 1", "PUT 3R 1"]
+    _replay(LONG, lines)
+    assert solve_puzzle(LONG, max_actions=23) == IMPOSSIBLE
+    assert elapsed < 1.0
+
+
+def test_the_twenty_action_chain_replays() -> None:
+    _replay(CHAIN, answer(CHAIN))
 
 
 def test_the_search_bound_and_the_state_limit() -> None:
@@ -384,7 +484,9 @@ def _put(row: list[Tile2], t: Tile2) -> list[list[Tile2]] | None:
     return _halves(low, high, len(row) - len(real))
 
 
-def _key(actions: list[tuple[str, Tile2 | None, int, int]]) -> tuple[int, int, list[tuple[int, int, int, int]]]:
+def _key(
+    actions: list[tuple[str, Tile2 | None, int, int]],
+) -> tuple[int, int, list[int], list[tuple[int, int, int, int]]]:
     order = "BGRY"
     ranks = []
     for kind, tile, a, b in actions:
@@ -396,7 +498,14 @@ def _key(actions: list[tuple[str, Tile2 | None, int, int]]) -> tuple[int, int, l
             assert tile is not None
             ranks.append((2, a, order.index(tile[1]), tile[0]))
     jokers = sum(1 for kind, tile, _, _ in actions if kind != "COMBINE" and tile == J2)
-    return (len(actions), jokers, ranks)
+    # the joker as early as possible: for each of its moves, the TAKE-and-PUT pairs of other tiles before it
+    pairs, joker_at = 0, []
+    for i, (kind, tile, _, _) in enumerate(actions):
+        if kind == "TAKE" and tile != J2:
+            pairs += 1
+        elif tile == J2 and (kind == "TAKE" or i == len(actions) - 1):
+            joker_at.append(pairs)
+    return (len(actions), jokers, joker_at, ranks)
 
 
 def brute_force(goal: Tile2, rows: dict[int, list[Tile2]], depth: int) -> list[str] | None:
