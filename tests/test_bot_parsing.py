@@ -52,3 +52,26 @@ def test_only_a_leading_mention_of_this_bot_is_dropped(text: str) -> None:
 def test_a_mention_of_another_bot_before_table_lines_is_still_a_mistake() -> None:
     with pytest.raises(OptionError, match="`@another_bot`: start each line"):
         parse_position("@another_bot\ntable: 1R 2R 3R", BOT_USERNAME)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("rack: 3R 4R 5R 9B table: 6R 7R 8R", Position(rack="3R 4R 5R 9B", table="6R 7R 8R")),
+        ("hand: 3R 4R", Position(rack="3R 4R", table=None)),
+        ("My rack: 3R board: 1B 2B 3B / 5K 6K 7K", Position(rack="3R", table="1B 2B 3B / 5K 6K 7K")),
+        ("my hand: 3R\nBoard: none", Position(rack="3R", table="none")),
+        ("table: 1R 2R 3R my rack: 4B", Position(rack="4B", table="1R 2R 3R")),
+        ("Rack: 3r-5r. Table: (6R 7R 8R) (9B 9K 9O).", Position(rack="3r-5r.", table="(6R 7R 8R) (9B 9K 9O).")),
+    ],
+)
+def test_labels_and_a_rack_and_table_on_one_line(text: str, expected: Position) -> None:
+    found = parse_position(text)
+    assert found is not None
+    assert (found.rack and found.rack.strip(), found.table and found.table.strip()) == (expected.rack, expected.table)
+
+
+def test_a_word_that_only_contains_a_label_is_not_one() -> None:
+    assert parse_position("rack: 3R 4R backtable: 5R") == Position(rack="3R 4R backtable: 5R", table=None)
+    with pytest.raises(OptionError, match="write one rack"):
+        parse_position("rack: 3R hand: 4R")
