@@ -223,7 +223,9 @@ class Inbox:
         if row is None:
             return None
         update_id, user_id, payload, attempts = tuple(row)
-        conn.execute(update(Delivery).where(Delivery.update_id == update_id).values(attempts=Delivery.attempts + 1))
+        conn.execute(
+            update(Delivery).where(Delivery.update_id == update_id).values(attempts=Delivery.attempts + 1)
+        )
         return Waiting(int(update_id), user_id, dict(payload), int(attempts))
 
     @staticmethod
