@@ -286,6 +286,7 @@ def test_any_rack_in_mixed_spellings_reads_back(spelt: list[tuple[Tile, int, boo
         if tile.is_joker:
             words.append(["J", "joker", "*", "\U0001f0cf"][which % 4])
             continue
+        assert tile.colour is not None
         name = _SPELLINGS[tile.colour][which % len(_SPELLINGS[tile.colour])]
         words.append(f"{name}{tile.number}" if colour_first else f"{tile.number}{name.strip()}")
     text = between.join(words) + "."

@@ -49,7 +49,7 @@ async def tell(update: Update, context: BotContext, text: str) -> None:
         return
     message = update.message
     if message is not None and chat.type != chat.PRIVATE:
-        await message.reply_text(text, do_quote=True)
+        await message.reply_text(label(context, chat) + text, do_quote=True)  # (an edit's answer says so)
     else:  # in private, about a group's game: the group's name first, as in every reply there
         await context.bot.send_message(chat.id, label(context, chat) + text)
 

@@ -165,3 +165,12 @@ async def unknown_command(update: Update, context: BotContext) -> None:
         await say(update, context, f"{command} is for another bot; here write {name} alone, or see /help.")
         return
     await say(update, context, texts.UNKNOWN_COMMAND.format(command=name))
+
+
+@guarded
+async def not_text(update: Update, context: BotContext) -> None:
+    """A sticker, a voice note, a video… in private: what the bot can read instead."""
+    message = update.message
+    if message is None or message.new_chat_members or message.left_chat_member or message.pinned_message:
+        return  # a service message is nobody's question
+    await say(update, context, texts.NOT_TEXT)
