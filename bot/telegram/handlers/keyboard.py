@@ -70,7 +70,10 @@ async def tapped(update: Update, context: BotContext) -> None:
     if tap.key == callbacks.DONE:
         await _done(update, context, state, mode, tap.token, tiles)
         return
-    tiles = tiles[:-1] if tap.key == callbacks.DELETE else [*tiles, _addable(tap.key, tiles, state)]
+    if tap.key == callbacks.DELETE:
+        del tiles[-1:]
+    else:
+        tiles.append(_addable(tap.key, tiles, state, user.id, mode))
     try:
         await service.amend_question(tap.token, {**payload, "tiles": [str(t) for t in tiles]})
     except AlreadyAnswered:
@@ -79,11 +82,16 @@ async def tapped(update: Update, context: BotContext) -> None:
     await _show(update, context, keyboard.text(mode, tiles, state.rules), tap.token, state)
 
 
-def _addable(name: str, tiles: list[Tile], state: GameState) -> Tile:
-    """The tile a key names, when one more of it can be in a rack of this game (else the reason, as an error)."""
+def _addable(name: str, tiles: list[Tile], state: GameState, user_id: int, mode: str) -> Tile:
+    """The tile a key names, when the deck holds one more of it besides the table's, the tiles tapped and
+    (for a draw) the rack's; else the reason, as an error, so a tap never builds what Done would refuse."""
     (tile,) = parse_tiles(name, state.rules)  # a colour outside the game's is refused here, as typed
     copies = state.rules.copies_of(tile)
-    if Counter(tiles)[tile] >= copies:
+    me = state.player(user_id)
+    held = Counter(tiles) + Counter(t for s in state.table for t in s.tiles)
+    if mode == keyboard.DRAW and me is not None:
+        held += Counter(me.rack)
+    if held[tile] >= copies:
         raise RummikubError(keyboard.NO_MORE.format(copies=copies, tile=tile))
     if len(tiles) >= MOST_TILES:
         raise RummikubError(keyboard.FULL)

@@ -35,7 +35,7 @@ TOO_MANY_KEYS = "This game has too many different tiles for buttons; type them i
 EMPTY_DONE = {RACK: "Tap your tiles first (or type /rack 3R 4R J)", DRAW: "Tap the tiles you drew first"}
 GONE = "This keyboard was already used; send /{mode} again for a new one"
 NOT_YOURS = "This keyboard is not yours"
-NO_MORE = "There are only {copies} of {tile} in this game"
+NO_MORE = "There are only {copies} of {tile} in this game, all counted already (on the table or in your tiles)"
 FULL = "That is more tiles than a rack can hold"
 
 
