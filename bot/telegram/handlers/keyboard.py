@@ -23,7 +23,7 @@ from bot.telegram.errors import guarded
 from bot.telegram.games import seat_of, speaker
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, say
-from bot.telegram.words import keyboard, replies
+from bot.telegram.words import keyboard, replies, texts
 from solver.errors import RummikubError
 from solver.notation import parse_tiles
 from solver.tiles import Tile
@@ -52,7 +52,7 @@ async def tapped(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tap = callbacks.parse_key(query.data, kind_of(chat))
     if tap is None:
-        raise RummikubError(keyboard.GONE.format(mode="rack"))
+        raise RummikubError(texts.STALE_BUTTON)
     service = deps(context).service
     try:
         question = await service.question(tap.token)
@@ -61,7 +61,7 @@ async def tapped(update: Update, context: BotContext) -> None:
     payload = question.payload
     mode = payload.get("mode")
     if question.kind != KEYS or payload.get("chat") != chat.id or mode not in (keyboard.RACK, keyboard.DRAW):
-        raise RummikubError(keyboard.GONE.format(mode="rack"))
+        raise RummikubError(texts.STALE_BUTTON)
     if user.id not in payload.get("may_answer", []):
         raise RummikubError(keyboard.NOT_YOURS)
     state = await service.game(question.game_id)
