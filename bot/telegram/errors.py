@@ -103,5 +103,7 @@ def _where(update: object) -> str:
     if not isinstance(update, Update):
         return type(update).__name__
     chat = update.effective_chat.id if update.effective_chat is not None else None
-    kind = "button" if update.callback_query is not None else "message" if update.message is not None else "other"
+    kinds = {"button": update.callback_query, "message": update.message, "edit": update.edited_message,
+             "membership": update.my_chat_member}  # fmt: skip
+    kind = next((name for name, part in kinds.items() if part is not None), "other")
     return f"update {update.update_id} ({kind}) in chat {chat}"
