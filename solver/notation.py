@@ -25,7 +25,7 @@ _COLOUR_NAMES: dict[str, Colour] = {**LETTERS, **WORDS}
 _WORD = rf"(?:{alternatives(WORDS)})\ufe0f?"
 _LETTER = r"[rbkoy]"
 _END = r"(?![^\W_])"  # no letter or digit (of any script) follows
-_NO_LETTER = r"(?![^\W\d_])"  # a digit may follow: 3R4R5R is three tiles
+_NO_LETTER = r"(?![^\W\d_])"  # a digit may follow a tile: 3R4R5R and 3🟥4🟥 are tiles run together
 _DASH = r"\s*[-\u2013\u2014]\s*"
 _COLOUR = rf"(?:{_WORD}|{_LETTER})"
 _TOKEN = re.compile(
@@ -37,7 +37,7 @@ _TOKEN = re.compile(
             rf"(?P<run_cn>(?P<rc2>{_WORD}\s*|{_LETTER})(?P<rn3>[0-9]+){_DASH}(?P<rn4>[0-9]+)){_END}",
             rf"(?P<group_nc>(?P<gn1>[0-9]+)\s*(?P<gc1>{_LETTER}{{2,}})){_END}",
             rf"(?P<group_cn>(?P<gc2>{_LETTER}{{2,}})(?P<gn2>[0-9]+)){_END}",
-            rf"(?P<tile_nc>(?P<tn1>[0-9]+)(?:\s*(?P<tw1>{_WORD}){_END}|(?P<tl1>{_LETTER}){_NO_LETTER}))",
+            rf"(?P<tile_nc>(?P<tn1>[0-9]+)(?:\s*(?P<tw1>{_WORD})|(?P<tl1>{_LETTER})){_NO_LETTER})",
             rf"(?P<tile_cn>(?:(?P<tw2>{_WORD})\s*|(?P<tl2>{_LETTER}))(?P<tn2>[0-9]+)){_END}",
             rf"(?P<joker>\U0001f0cf\ufe0f?|(?:{alternatives(JOKER_WORDS)}|jk|j|\*){_END})",
             rf"(?P<nothing>(?:{alternatives(NOTHING_WORDS)}){_END})",

@@ -211,6 +211,8 @@ def test_numbers_too_long_or_not_in_ascii_digits_are_the_parsers_error() -> None
         ("3r-5r", ["3R", "4R", "5R"]),
         ("R3-R5", ["3R", "4R", "5R"]),
         ("3R4R5R", ["3R", "4R", "5R"]),
+        ("3\U0001f7e54\U0001f7e55\U0001f7e5", ["3R", "4R", "5R"]),
+        ("\U0001f7e53\U0001f7e54", ["3R", "4R"]),
         ("(3R 4R 5R)", ["3R", "4R", "5R"]),
         ("3R 4R 5R.", ["3R", "4R", "5R"]),
         ("3R, 4R, 5R.", ["3R", "4R", "5R"]),
