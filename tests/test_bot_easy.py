@@ -15,7 +15,7 @@ from bot.telegram.words import keyboard, texts
 from solver.rules import STANDARD
 from tests.bot_support import ALICE, BOB, Session, rack_of, session, tiles
 from tests.fake_bot_api import BOT_ID, BOT_USERNAME, Call, Chat, User, private
-from tests.test_bot_group import GROUP
+from tests.test_bot_group import GROUP, new_game_with_two
 
 Json = dict[str, Any]
 
@@ -127,8 +127,11 @@ async def test_stickers_and_voice_notes_in_private_get_a_hint(tmp_path: Path) ->
             assert hint.text == texts.NOT_TEXT
 
 
+_BOT = {"id": BOT_ID, "is_bot": True, "first_name": "Rummi", "username": BOT_USERNAME}
+
+
 def _bot_added(chat: Chat, by: User, old: str = "left", new: str = "member") -> Json:
-    bot = {"id": BOT_ID, "is_bot": True, "first_name": "Rummi", "username": BOT_USERNAME}
+    bot = _BOT
     return {
         "my_chat_member": {
             "chat": chat.to_json(),
@@ -163,8 +166,12 @@ async def test_added_to_a_group_the_bot_greets_with_a_new_game_button(tmp_path: 
     async with session(tmp_path) as s:
         mark = s.fake.mark()
         s.fake.offer(_bot_added(GROUP, ALICE))
-        greeting = await s.fake.reply(GROUP.id, mark)
+        # Telegram also posts "Alice added Rummi" as a message: it brings no second greeting
+        s.fake.offer({"message": s.fake.user_message(ALICE, GROUP, new_chat_members=[_BOT])})
+        s.fake.send(ALICE, "/help", GROUP)
+        greeting, helped = await s.fake.replies(GROUP.id, mark, 2)
         assert greeting.text == texts.GREET_GROUP
+        assert helped.text == texts.HELP
         started = await s.tap(ALICE, greeting, "New game", GROUP.id)
         assert started.text.startswith("New game") and started.button("Join")
         state = await s.service.active_game(GROUP.id)
@@ -257,3 +264,20 @@ async def test_the_tile_keyboard_draws_and_refuses_a_third_copy(tmp_path: Path) 
         alert = await s.fake.call("answerCallbackQuery", mark)
         assert alert.params.get("show_alert") is True
         assert MOST_TILES < 100
+
+
+async def test_in_a_group_an_edit_is_read_only_when_it_is_for_the_bot_and_a_rack_stays_private(
+    tmp_path: Path,
+) -> None:
+    async with session(tmp_path) as s:
+        await new_game_with_two(s)
+        chat = _message(s, ALICE, "see you at dinner", GROUP)
+        rack = _message(s, ALICE, "hello", GROUP)
+        mark = s.fake.mark()
+        s.fake.offer({"edited_message": {**chat, "text": "see you at lunch", "edit_date": int(time.time())}})
+        s.fake.offer({"edited_message": {**rack, "text": "rack: 3R 4R 5R", "edit_date": int(time.time())}})
+        (button,) = await s.fake.replies(GROUP.id, mark, 1)
+        assert texts.PRIVATE_ONLY in button.text and button.button("My rack")
+        assert "3R" not in button.text
+        assert rack_of(await s.player(GROUP.id, ALICE)) == []
+        assert [c.params["message_id"] for c in s.fake.sent(GROUP.id, mark, ("deleteMessage",))] == [rack["message_id"]]
