@@ -75,3 +75,10 @@ def test_a_word_that_only_contains_a_label_is_not_one() -> None:
     assert parse_position("rack: 3R 4R backtable: 5R") == Position(rack="3R 4R backtable: 5R", table=None)
     with pytest.raises(OptionError, match="write one rack"):
         parse_position("rack: 3R hand: 4R")
+
+
+@pytest.mark.parametrize("text", ["Board: meeting at 5", "my hand: hurts", "hand: 3R 4R"])
+def test_in_a_group_only_rack_and_table_are_labels(text: str) -> None:
+    assert not looks_like_position(text, BOT_USERNAME, group=True)
+    assert parse_position(text, BOT_USERNAME, group=True) is None
+    assert parse_position("rack: 3R 4R table: 1B 2B 3B", group=True) == Position(rack="3R 4R ", table="1B 2B 3B")

@@ -64,7 +64,7 @@ def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
         if addressee:
             return addressee.lower() == (bot_username or "").lower()
         return name[1:].lower() in commands.ALL  # /weather without a name may be another bot's
-    return looks_like_position(text, bot_username)
+    return looks_like_position(text, bot_username, group=True)
 
 
 def guarded(handler: Handler) -> Handler:

@@ -14,13 +14,26 @@ __all__ = ["MAX_TEXT", "OptionError", "Position", "command_text", "parse_positio
 MAX_TEXT = 1500
 
 #: The words a line may start with, and what they name: a rack (``rack:``, ``hand:``, ``my rack:``) or a
-#: table (``table:``, ``board:``)
+#: table (``table:``, ``board:``). In a group only ``rack:`` and ``table:`` are read: "Board: meeting at 5" in a
+#: family chat is not for the bot.
 RACK_LABELS = ("rack", "hand")
 TABLE_LABELS = ("table", "board")
-_LABEL = rf"(?:my\s+)?(?P<kind>{'|'.join(RACK_LABELS + TABLE_LABELS)})\s*:"
-_LINE = re.compile(rf"^\s*{_LABEL}\s*(?P<rest>.*)$", re.IGNORECASE)
-# a label in the middle of a line (``rack: 3R 4R table: 6R 7R 8R``: on a phone, Enter may send the message)
-_INNER_LABEL = re.compile(rf"(?<=\s){_LABEL}", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Labels:
+    line: re.Pattern[str]
+    # a label in the middle of a line (``rack: 3R 4R table: 6R 7R 8R``: on a phone, Enter may send the message)
+    inner: re.Pattern[str]
+
+
+def _labels(words: tuple[str, ...], mine: str) -> _Labels:
+    label = rf"{mine}(?P<kind>{'|'.join(words)})\s*:"
+    return _Labels(re.compile(rf"^\s*{label}\s*(?P<rest>.*)$", re.IGNORECASE), re.compile(rf"(?<=\s){label}", re.I))
+
+
+_PRIVATE = _labels(RACK_LABELS + TABLE_LABELS, r"(?:my\s+)?")
+_GROUP = _labels(("rack", "table"), "")
 
 
 def command_text(text: str) -> str:
@@ -39,20 +52,21 @@ class Position:
     table: str | None
 
 
-def parse_position(text: str, bot_username: str | None = None) -> Position | None:
+def parse_position(text: str, bot_username: str | None = None, *, group: bool = False) -> Position | None:
     """The rack and table of a ``rack:``/``table:`` message, or None when it has no such line.
 
     In a group people address the bot by name (``@rummi_bot table: …``), so a
     leading mention of ``bot_username`` is not part of the position.
     """
     text = without_mention(text, bot_username)
-    if not looks_like_position(text):
+    if not looks_like_position(text, group=group):
         return None
+    labels = _GROUP if group else _PRIVATE
     rack: list[str] | None = None
     table: list[str] | None = None
     current: list[str] | None = None
-    for line in _one_label_a_line(text):
-        m = _LINE.match(line)
+    for line in _one_label_a_line(text, labels):
+        m = labels.line.match(line)
         if m is not None:
             current = []
             if m.group("kind").lower() in RACK_LABELS:
@@ -76,13 +90,13 @@ def parse_position(text: str, bot_username: str | None = None) -> Position | Non
     return Position(" ".join(rack) if rack is not None else None, "\n".join(table) if table is not None else None)
 
 
-def _one_label_a_line(text: str) -> list[str]:
+def _one_label_a_line(text: str, labels: _Labels) -> list[str]:
     """The message's lines, a line that names a rack and a table split before the second label."""
     lines = []
     for line in text.splitlines():
-        first = _LINE.match(line)
+        first = labels.line.match(line)
         if first is not None:
-            cuts = [m.start() for m in _INNER_LABEL.finditer(line, first.start("rest"))]
+            cuts = [m.start() for m in labels.inner.finditer(line, first.start("rest"))]
             for start, end in zip([0, *cuts], [*cuts, len(line)], strict=True):
                 lines.append(line[start:end])
         else:
@@ -106,10 +120,11 @@ def misspelt_keyword(line: str) -> str | None:
     return close[0] if close else None
 
 
-def looks_like_position(text: str, bot_username: str | None = None) -> bool:
+def looks_like_position(text: str, bot_username: str | None = None, *, group: bool = False) -> bool:
     """Whether some line starts with ``rack:`` or ``table:`` or another label (after a leading mention of the
     bot)."""
-    return any(_LINE.match(line) for line in without_mention(text, bot_username).splitlines())
+    labels = _GROUP if group else _PRIVATE
+    return any(labels.line.match(line) for line in without_mention(text, bot_username).splitlines())
 
 
 def without_mention(text: str, bot_username: str | None) -> str:

@@ -41,7 +41,7 @@ async def plain_text(update: Update, context: BotContext) -> None:
     message = update.message
     assert message is not None and message.text is not None
     text = message.text
-    position = parse_position(text, context.bot.username)
+    position = parse_position(text, context.bot.username, group=is_group(chat))
     if is_group(chat):
         if position is None:
             return
