@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
 from telegram import ChatMember, ChatMemberRestricted, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
 
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
@@ -14,6 +17,8 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 from solver.errors import RummikubError
 from solver.rules import STANDARD
+
+log = logging.getLogger(__name__)
 
 _IN = (ChatMember.MEMBER, ChatMember.ADMINISTRATOR, ChatMember.OWNER)
 
@@ -32,7 +37,10 @@ async def arrived(update: Update, context: BotContext) -> None:
     if _inside(change.old_chat_member) or not _inside(change.new_chat_member):
         return
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(texts.NEW_GAME_BUTTON, callback_data=callbacks.NEW_GAME)]])
-    await context.bot.send_message(change.chat.id, texts.GREET_GROUP, reply_markup=markup)
+    try:
+        await context.bot.send_message(change.chat.id, texts.GREET_GROUP, reply_markup=markup)
+    except TelegramError as why:  # added without the right to write: nothing to tell, and nobody to tell it
+        log.info("could not greet group %s: %s", change.chat.id, why)
 
 
 @guarded
