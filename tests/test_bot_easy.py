@@ -110,6 +110,10 @@ async def test_an_edited_message_is_read_again_and_the_answer_says_so(tmp_path: 
         rack = rack_of(await s.player(ALICE.id, ALICE))
         answer = await _edit(s, drew, "/draw 8O")
         assert answer.text.startswith(texts.EDITED) and "/draw is not drawn again" in answer.text
+        shown = await _edit(s, drew, "/rules")  # a question that changes nothing is answered again
+        assert shown.text.startswith(texts.EDITED + "This game's rules")
+        played = await _edit(s, drew, "/pass")
+        assert played.text == texts.EDITED + texts.EDIT_NOT_RERUN.format(command="/pass")
         wrong = await _edit(s, sent, "/rack 3R 14R")
         assert wrong.text.startswith(texts.EDITED) and "1-13" in wrong.text
         assert rack_of(await s.player(ALICE.id, ALICE)) == rack

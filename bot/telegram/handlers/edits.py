@@ -1,7 +1,8 @@
 """Edited messages: read again, so fixing a typo by editing updates what the message set.
 
 What a message sets (a rack, a table, ``rack:``/``table:`` lines, bare tiles to ask about) is set again from
-the edited text, by the same handler as a new message, and the answer starts by saying it answers an edit.
+the edited text, by the same handler as a new message, and the answer starts by saying it answers an edit;
+a question that changes nothing (``/solve``, ``/status``, ``/fit 3R``…) is answered again.
 What a message did (a draw, a play, a new game) is not done twice: the answer says so, and nothing changes.
 """
 
@@ -12,12 +13,20 @@ from telegram import Update
 from bot.telegram.context import BotContext
 from bot.telegram.errors import Handler, for_me, guarded
 from bot.telegram.games import is_group
-from bot.telegram.handlers import messages, racks, table
+from bot.telegram.handlers import lobby, messages, racks, solving, table
 from bot.telegram.sending import say
 from bot.telegram.words import texts
 
-#: Commands whose edit sets again what they set
-READ_AGAIN: dict[str, Handler] = {"rack": racks.rack, "table": table.table}
+#: Commands whose edit sets again what they set, or only shows something (asking again changes nothing)
+READ_AGAIN: dict[str, Handler] = {
+    "rack": racks.rack,
+    "table": table.table,
+    "help": lobby.help_command,
+    "rules": lobby.rules_command,
+    "status": table.status,
+    "fit": table.fit_tile,
+    "solve": solving.solve_command,
+}
 
 
 async def edited(update: Update, context: BotContext) -> None:
