@@ -47,7 +47,11 @@ _TOKEN = re.compile(
 )
 _JUNK = re.compile(r"[^\s,|;/()\[\]{}]+")
 # Spaces and commas between tiles; a full stop too (a sentence's end), though not one inside a token
-_SKIP = re.compile(r"(?:[ \t\r\f\v,]|\.(?![0-9]))+")
+# (any space but a new line, which separates sets: a phone's no-break space too)
+_SKIP = re.compile(r"(?:[^\S\n]|,|\.(?![0-9]))+")
+# The invisible marks a right-to-left keyboard puts around numbers and words: read as spaces (one character
+# for one, so a mistake's position stays right)
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2066-\u2069\ufeff]")
 
 
 class NotationError(RummikubError):
@@ -81,6 +85,7 @@ EXAMPLE = "write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK
 def scan(text: str, rules: Rules) -> list[list[Token]]:
     """Read ``text`` into chunks of tokens, one chunk per set separator."""
     chunks: list[list[Token]] = [[]]
+    text = _INVISIBLE.sub(" ", text)
     i = 0
     while i < len(text):
         skip = _SKIP.match(text, i)

@@ -221,6 +221,8 @@ def test_numbers_too_long_or_not_in_ascii_digits_are_the_parsers_error() -> None
         ("\U0001f7e5 3 \U0001f7e63 \u2b1b3 \U0001f7e7 3 \U0001f7e83", ["3R", "3B", "3K", "3O", "3O"]),
         ("\U0001f7e5\ufe0f3 \u2b1b\ufe0f 3", ["3R", "3K"]),
         ("3 rot", ["3R"]),
+        ("3R\u00a04R\u202f5R", ["3R", "4R", "5R"]),
+        ("\u05d0\u05d3\u05d5\u05dd\u200f 3\u200e, \u2067\u05db\u05d7\u05d5\u05dc 4\u2069", ["3R", "4B"]),
         ("3 red", ["3R"]),
         ("red 3", ["3R"]),
         ("3-5 rot", ["3R", "4R", "5R"]),
