@@ -71,7 +71,16 @@ _WORDS: dict[Colour, tuple[str, ...]] = {
 WORDS: dict[str, Colour] = {word: colour for colour, words in _WORDS.items() for word in words}
 
 #: The joker's names besides ``J``, ``JK`` and ``*``
-JOKER_WORDS: tuple[str, ...] = ("joker", "jolly", "comodín", "comodin", "джокер", "ג'וקר", "גוקר")
+JOKER_WORDS: tuple[str, ...] = (
+    "joker",
+    "jolly",
+    "comodín",
+    "comodin",
+    "джокер",
+    "ג'וקר",
+    "\u05d2\u05f3\u05d5\u05e7\u05e8",
+    "גוקר",
+)
 
 #: What a table with no sets may be called (``table: none``)
 NOTHING_WORDS: tuple[str, ...] = (
