@@ -10,52 +10,48 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from solver.colour_words import JOKER_WORDS, LETTERS, NOTHING_WORDS, WORDS, alternatives
 from solver.errors import RummikubError
 from solver.rules import Rules
 from solver.sets import SetError, TileSet, make_set
 from solver.tiles import JOKER, Colour, Tile
 from solver.whole import shown, whole
 
-SET_SEPARATORS = "|;\n"
+#: Between sets of a table; brackets too, so ``(3R 4R 5R) (7B 7K 7O)`` is two sets
+SET_SEPARATORS = "|;\n/()[]{}"
 
-_COLOUR_NAMES: dict[str, Colour] = {
-    "r": Colour.RED,
-    "red": Colour.RED,
-    "\U0001f534": Colour.RED,
-    "b": Colour.BLUE,
-    "blue": Colour.BLUE,
-    "\U0001f535": Colour.BLUE,
-    "k": Colour.BLACK,
-    "black": Colour.BLACK,
-    "\u26ab": Colour.BLACK,
-    "o": Colour.ORANGE,
-    "orange": Colour.ORANGE,
-    "\U0001f7e0": Colour.ORANGE,
-    "y": Colour.ORANGE,
-    "yellow": Colour.ORANGE,
-    "\U0001f7e1": Colour.ORANGE,
-}
+_COLOUR_NAMES: dict[str, Colour] = {**LETTERS, **WORDS}
 
-_WORD = r"(?:red|blue|black|orange|yellow|\U0001f534|\U0001f535|\u26ab|\U0001f7e0|\U0001f7e1)\ufe0f?"
+_WORD = rf"(?:{alternatives(WORDS)})\ufe0f?"
 _LETTER = r"[rbkoy]"
-_END = r"(?![0-9a-z])"
+_END = r"(?![^\W_])"  # no letter or digit (of any script) follows
+_NO_LETTER = r"(?![^\W\d_])"  # a digit may follow a tile: 3R4R5R and 3🟥4🟥 are tiles run together
 _DASH = r"\s*[-\u2013\u2014]\s*"
+_COLOUR = rf"(?:{_WORD}|{_LETTER})"
 _TOKEN = re.compile(
     "|".join(
         [
+            rf"(?P<run_ncnc>(?P<rn5>[0-9]+)\s*(?P<rc3>{_COLOUR}){_DASH}(?P<rn6>[0-9]+)\s*(?P<rc4>{_COLOUR})){_END}",
+            rf"(?P<run_cncn>(?P<rc5>{_COLOUR})\s*(?P<rn7>[0-9]+){_DASH}(?P<rc6>{_COLOUR})\s*(?P<rn8>[0-9]+)){_END}",
             rf"(?P<run_nc>(?P<rn1>[0-9]+){_DASH}(?P<rn2>[0-9]+)\s*(?P<rc>{_WORD}|{_LETTER})){_END}",
             rf"(?P<run_cn>(?P<rc2>{_WORD}\s*|{_LETTER})(?P<rn3>[0-9]+){_DASH}(?P<rn4>[0-9]+)){_END}",
             rf"(?P<group_nc>(?P<gn1>[0-9]+)\s*(?P<gc1>{_LETTER}{{2,}})){_END}",
             rf"(?P<group_cn>(?P<gc2>{_LETTER}{{2,}})(?P<gn2>[0-9]+)){_END}",
-            rf"(?P<tile_nc>(?P<tn1>[0-9]+)(?:\s*(?P<tw1>{_WORD})|(?P<tl1>{_LETTER}))){_END}",
+            rf"(?P<tile_nc>(?P<tn1>[0-9]+)(?:\s*(?P<tw1>{_WORD})|(?P<tl1>{_LETTER})){_NO_LETTER})",
             rf"(?P<tile_cn>(?:(?P<tw2>{_WORD})\s*|(?P<tl2>{_LETTER}))(?P<tn2>[0-9]+)){_END}",
-            rf"(?P<joker>\U0001f0cf\ufe0f?|(?:joker|jk|j|\*){_END})",
+            rf"(?P<joker>\U0001f0cf\ufe0f?|(?:{alternatives(JOKER_WORDS)}|jk|j|\*){_END})",
+            rf"(?P<nothing>(?:{alternatives(NOTHING_WORDS)}){_END})",
         ]
     ),
     re.IGNORECASE,
 )
-_JUNK = re.compile(r"[^\s,|;]+")
-_SKIP = re.compile(r"[ \t\r\f\v,]+")
+_JUNK = re.compile(r"[^\s,|;/()\[\]{}]+")
+# Spaces and commas between tiles; a full stop too (a sentence's end), though not one inside a token
+# (any space but a new line, which separates sets: a phone's no-break space too)
+_SKIP = re.compile(r"(?:[^\S\n]|,|\.(?![0-9]))+")
+# The invisible marks a right-to-left keyboard puts around numbers and words: read as spaces (one character
+# for one, so a mistake's position stays right)
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2066-\u2069\ufeff]")
 
 
 class NotationError(RummikubError):
@@ -89,6 +85,7 @@ EXAMPLE = "write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK
 def scan(text: str, rules: Rules) -> list[list[Token]]:
     """Read ``text`` into chunks of tokens, one chunk per set separator."""
     chunks: list[list[Token]] = [[]]
+    text = _INVISIBLE.sub(" ", text)
     i = 0
     while i < len(text):
         skip = _SKIP.match(text, i)
@@ -123,7 +120,7 @@ def parse_set(text: str, rules: Rules) -> TileSet:
 
 
 def parse_table(text: str, rules: Rules) -> list[TileSet]:
-    """A table written as sets separated by ``|``, ``;`` or new lines."""
+    """A table written as sets separated by ``|``, ``;``, ``/``, new lines or brackets."""
     sets = []
     for number, chunk in enumerate(scan(text, rules), start=1):
         try:
@@ -176,6 +173,16 @@ def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
     kind = m.lastgroup
     if kind == "joker":
         return [Token(JOKER, text, pos)]
+    if kind == "nothing":  # table: none
+        return []
+    if kind in ("run_ncnc", "run_cncn"):
+        ncnc = kind == "run_ncnc"
+        first, last = (m.group("rc3"), m.group("rc4")) if ncnc else (m.group("rc5"), m.group("rc6"))
+        colour = _colour(first, text, pos, rules)
+        if _colour(last, text, pos, rules) is not colour:
+            raise NotationError(text, pos, "a run is one colour, like 3R-6R")
+        lo_s, hi_s = (m.group("rn5"), m.group("rn6")) if ncnc else (m.group("rn7"), m.group("rn8"))
+        return _run(lo_s, hi_s, colour, text, pos, rules)
     if kind in ("tile_nc", "tile_cn"):
         digits = m.group("tn1") or m.group("tn2")
         name = m.group("tw1") or m.group("tl1") or m.group("tw2") or m.group("tl2")
@@ -184,12 +191,7 @@ def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
     if kind in ("run_nc", "run_cn"):
         lo_s, hi_s = (m.group("rn1"), m.group("rn2")) if kind == "run_nc" else (m.group("rn3"), m.group("rn4"))
         colour = _colour(m.group("rc") or m.group("rc2"), text, pos, rules)
-        lo, hi = _number(lo_s, text, pos, rules), _number(hi_s, text, pos, rules)
-        if lo == hi:
-            raise NotationError(text, pos, f"a run needs two different numbers, like {lo}-{lo + 2}{colour.letter}")
-        if lo > hi:
-            raise NotationError(text, pos, f"write a run low to high, like {hi}-{lo}{colour.letter}")
-        return [Token(Tile(n, colour), text, pos) for n in range(lo, hi + 1)]
+        return _run(lo_s, hi_s, colour, text, pos, rules)
     digits = m.group("gn1") or m.group("gn2")
     letters = (m.group("gc1") or m.group("gc2")).lower()
     n = _number(digits, text, pos, rules)
@@ -197,6 +199,15 @@ def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
     if len(set(colours)) != len(colours):
         raise NotationError(text, pos, "a group names each colour once, like 7RBK")
     return [Token(Tile(n, c), text, pos) for c in colours]
+
+
+def _run(lo_s: str, hi_s: str, colour: Colour, text: str, pos: int, rules: Rules) -> list[Token]:
+    lo, hi = _number(lo_s, text, pos, rules), _number(hi_s, text, pos, rules)
+    if lo == hi:
+        raise NotationError(text, pos, f"a run needs two different numbers, like {lo}-{lo + 2}{colour.letter}")
+    if lo > hi:
+        raise NotationError(text, pos, f"write a run low to high, like {hi}-{lo}{colour.letter}")
+    return [Token(Tile(n, colour), text, pos) for n in range(lo, hi + 1)]
 
 
 def _hint_for(bad: str, rules: Rules) -> str:

@@ -25,6 +25,11 @@ def test_each_button_reads_back_what_it_carries_and_fits_telegrams_limit() -> No
         "abcdefghijkl", None, PRIVATE
     )
     assert callbacks.parse_switch(callbacks.switch(12), PRIVATE) == 12
+    for name in ("1R", "13O", "J", callbacks.DELETE, callbacks.DONE):
+        key = callbacks.key("abcdefghijkl", name)
+        assert len(key.encode()) <= callbacks.LIMIT
+        assert callbacks.parse_key(key, PRIVATE) == callbacks.Key("abcdefghijkl", name)
+    assert callbacks.is_new_game(callbacks.NEW_GAME, SHARED)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +46,8 @@ def test_a_private_chats_button_does_nothing_in_a_group(data: str) -> None:
     ]
     assert parsed == [None] * 5
     assert not callbacks.is_join("j", PRIVATE) and callbacks.is_join("j", SHARED)
+    assert callbacks.parse_key("t:abcdefghijkl:3R", SHARED) is None  # the tile keyboard: a rack, so private
+    assert not callbacks.is_new_game(callbacks.NEW_GAME, PRIVATE)  # the greeting's New game: a group's
 
 
 @pytest.mark.parametrize(
@@ -52,13 +59,21 @@ def test_forged_data_reads_as_nothing(data: str) -> None:
         assert callbacks.parse_other_objective(data, where) is None
         assert callbacks.parse_answer(data, where) is None
         assert callbacks.parse_switch(data, where) is None
+        assert callbacks.parse_key(data, where) is None
+
+
+@pytest.mark.parametrize(
+    "data", ["t:short:3R", "t:abcdefghijkl:3X", "t:abcdefghijkl:3R:x", "t:abcdefghijkl:0R", "t:abcdefghijkl:", "tt"]
+)
+def test_forged_keys_read_as_nothing(data: str) -> None:
+    assert callbacks.parse_key(data, PRIVATE) is None
 
 
 async def test_a_forged_or_misplaced_tap_is_answered_and_changes_nothing(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         before = await s.service.active_game(GROUP.id)
-        for data in ("p:1:t:0123456789ab", "zzz", "q:abcdefghijkl:g:0", "g:1"):
+        for data in ("p:1:t:0123456789ab", "zzz", "q:abcdefghijkl:g:0", "g:1", "t:abcdefghijkl:3R", "t:x"):
             forged = Call("sendMessage", {**created.params, "reply_markup": {
                 "inline_keyboard": [[{"text": "Forged", "callback_data": data}]]}}, created.files, created.at,
                 created.result)  # fmt: skip

@@ -39,7 +39,7 @@ async def test_updates_come_through_the_webhook_and_are_answered(tmp_path: Path)
         registered = next(c for c in fake.calls if c.method == "setWebhook")
         assert registered.params["url"] == webhook.url
         assert registered.params["secret_token"] == webhook.secret
-        assert registered.params["allowed_updates"] == ["message", "callback_query"]
+        assert registered.params["allowed_updates"] == ["message", "edited_message", "callback_query", "my_chat_member"]
         answer = await s.ask(ALICE, "/rack 3R 4R 5R 9B")
         assert "3R 4R 5R 9B" in answer.text
         assert rack_of(await s.player(ALICE.id, ALICE)) == ["3R", "4R", "5R", "9B"]

@@ -199,3 +199,99 @@ def test_numbers_too_long_or_not_in_ascii_digits_are_the_parsers_error() -> None
     for text in ("\u00b2R", "\u0663R", "\u2460R"):
         with pytest.raises(NotationError, match="not a tile"):
             parse_tiles(text, STANDARD)
+
+
+# --- issue 18: the spellings new users tried -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3R-5R", ["3R", "4R", "5R"]),
+        ("3r-5r", ["3R", "4R", "5R"]),
+        ("R3-R5", ["3R", "4R", "5R"]),
+        ("3R4R5R", ["3R", "4R", "5R"]),
+        ("3\U0001f7e54\U0001f7e55\U0001f7e5", ["3R", "4R", "5R"]),
+        ("\U0001f7e53\U0001f7e54", ["3R", "4R"]),
+        ("(3R 4R 5R)", ["3R", "4R", "5R"]),
+        ("3R 4R 5R.", ["3R", "4R", "5R"]),
+        ("3R, 4R, 5R.", ["3R", "4R", "5R"]),
+        ("3R 4R 5R / 7B 7K 7O", ["3R", "4R", "5R", "7B", "7K", "7O"]),
+        ("none", []),
+        ("\U0001f7e5 3 \U0001f7e63 \u2b1b3 \U0001f7e7 3 \U0001f7e83", ["3R", "3B", "3K", "3O", "3O"]),
+        ("\U0001f7e5\ufe0f3 \u2b1b\ufe0f 3", ["3R", "3K"]),
+        ("3 rot", ["3R"]),
+        ("3R\u00a04R\u202f5R", ["3R", "4R", "5R"]),
+        ("\u05d0\u05d3\u05d5\u05dd\u200f 3\u200e, \u2067\u05db\u05d7\u05d5\u05dc 4\u2069", ["3R", "4B"]),
+        ("3 red", ["3R"]),
+        ("red 3", ["3R"]),
+        ("3-5 rot", ["3R", "4R", "5R"]),
+    ],
+)
+def test_forgiving_spellings(text: str, expected: list[str]) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "colour"),
+    [
+        (["rot", "rote", "rood", "rojo", "roja", "rouge", "красный", "красная", "אדום", "Rot", "КРАСНЫЙ"], "R"),
+        (["blau", "blauw", "azul", "bleu", "bleue", "синий", "синяя", "כחול"], "B"),
+        (["schwarz", "zwart", "negro", "negra", "noir", "noire", "чёрный", "черный", "שחור"], "K"),
+        (["orange", "oranje", "naranja", "оранжевый", "כתום"], "O"),
+        (["gelb", "geel", "amarillo", "jaune", "жёлтый", "желтый", "צהוב"], "O"),
+    ],
+)
+def test_colour_words_of_every_language_either_side_of_the_number(words: list[str], colour: str) -> None:
+    for word in words:
+        assert names(f"{word} 7") == names(f"7 {word}") == names(f"7{word}") == [f"7{colour}"], word
+
+
+def test_a_table_in_brackets_slashes_and_a_full_stop_is_its_sets() -> None:
+    expected = ["3R 4R 5R", "7B 7K 7O"]
+    for text in ["(3R 4R 5R) (7B 7K 7O)", "(3R 4R 5R)(7B 7K 7O).", "3R-5R / 7B 7K 7O", "[3R4R5R] [7BKO]"]:
+        assert [str(s) for s in parse_table(text, R)] == expected, text
+    assert parse_table("none", R) == parse_table("empty.", R) == parse_table("leer", R) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "hint"),
+    [
+        ("3R-5B", "3R-5B", "one colour"),
+        ("3R4", "4", "needs a colour"),
+        ("3R-14R", "3R-14R", "numbers go 1-13"),
+        ("5R-3R", "5R-3R", "low to high"),
+        ("3 rotx", "3", "needs a colour"),
+        ("(3R ??)", "??", "not a tile"),
+    ],
+)
+def test_the_forgiving_forms_still_name_real_mistakes(text: str, token: str, hint: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_tiles(text, R)
+    assert caught.value.token == token
+    assert hint in str(caught.value)
+
+
+_SPELLINGS = {
+    Colour.RED: ["R", "r", "red ", "rot ", "\U0001f7e5", "\U0001f534"],
+    Colour.BLUE: ["B", "b", "blue ", "blauw ", "\U0001f7e6"],
+    Colour.BLACK: ["K", "k", "black ", "noir ", "\u2b1b"],
+    Colour.ORANGE: ["O", "o", "Y", "orange ", "\U0001f7e7", "\U0001f7e8"],
+}
+
+
+@given(
+    st.lists(st.tuples(tiles, st.integers(0, 5), st.booleans()), max_size=20),
+    st.sampled_from([" ", ", ", " / ", "\n"]),
+)
+def test_any_rack_in_mixed_spellings_reads_back(spelt: list[tuple[Tile, int, bool]], between: str) -> None:
+    words = []
+    for tile, which, colour_first in spelt:
+        if tile.is_joker:
+            words.append(["J", "joker", "*", "\U0001f0cf"][which % 4])
+            continue
+        assert tile.colour is not None
+        name = _SPELLINGS[tile.colour][which % len(_SPELLINGS[tile.colour])]
+        words.append(f"{name}{tile.number}" if colour_first else f"{tile.number}{name.strip()}")
+    text = between.join(words) + "."
+    assert parse_tiles(text, R) == [t for t, _, _ in spelt]

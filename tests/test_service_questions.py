@@ -91,3 +91,19 @@ async def test_a_refused_rack_keeps_its_question(service: GameService) -> None:
     with pytest.raises(e.GameError):
         await service.set_rack(game.id, ALICE, tiles("1B 1B 1B"), answering=token)  # three of a tile
     assert (await service.question(token)).token == token
+
+
+async def test_an_amended_question_keeps_its_token_and_never_comes_back_after_its_answer(
+    service: GameService,
+) -> None:
+    game = await two_player_game(service)
+    token = await service.ask(game.id, ALICE, "keys", {"tiles": []})
+    await service.amend_question(token, {"tiles": ["3R"]})
+    await service.amend_question(token, {"tiles": ["3R", "J"]})
+    asked = await service.question(token)
+    assert (asked.kind, asked.payload) == ("keys", {"tiles": ["3R", "J"]})
+    await service.set_rack(game.id, ALICE, tiles("3R J"), answering=token)
+    with pytest.raises(e.AlreadyAnswered):
+        await service.amend_question(token, {"tiles": ["3R", "J", "5B"]})  # a tap after Done
+    with pytest.raises(e.AlreadyAnswered):
+        await service.question(token)

@@ -561,6 +561,17 @@ class GameService:
                 raise errors.AlreadyAnswered("this question was already answered (or is from an earlier game)")
             return Question(row.token, row.game_id, row.user_id, row.kind, dict(row.payload))
 
+    async def amend_question(self, token: str, payload: dict[str, Any]) -> None:
+        """Replace a waiting question's payload (a tile keyboard's tiles so far); ``AlreadyAnswered`` if it is
+        gone, so a tap after Done never brings the question back."""
+
+        async def amend(session: AsyncSession) -> None:
+            done = await session.execute(update(Choice).where(Choice.token == token).values(payload=payload))
+            if getattr(done, "rowcount", 0) != 1:
+                raise errors.AlreadyAnswered("this question was already answered")
+
+        await self._transaction(amend)
+
     async def drop_question(self, token: str) -> None:
         """Answer a question with no change (Cancel): it is gone for every button."""
         await self._transaction(lambda session: self._take_question(session, token))

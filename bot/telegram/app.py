@@ -23,6 +23,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -34,7 +35,18 @@ from bot.storage import GameService, open_database
 from bot.telegram import callbacks
 from bot.telegram.context import BotContext
 from bot.telegram.errors import on_error
-from bot.telegram.handlers import lobby, messages, photos, questions, racks, solving, table
+from bot.telegram.handlers import (
+    arrivals,
+    edits,
+    keyboard,
+    lobby,
+    messages,
+    photos,
+    questions,
+    racks,
+    solving,
+    table,
+)
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.pacing import SharedPace
@@ -47,7 +59,9 @@ from bot.telegram.words import commands
 log = logging.getLogger(__name__)
 
 BotApplication = Application[Any, Any, Any, Any, Any, Any]
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+#: Messages and their edits (an edit is read again), button taps, and the bot's own membership (a greeting
+#: when it is added to a group)
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 
 
 def default_workers() -> int:
@@ -150,10 +164,16 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(questions.answered, pattern=callbacks.ANSWER_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.switch_game, pattern=callbacks.SWITCH_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=callbacks.JOIN_PATTERN))
+    application.add_handler(CallbackQueryHandler(keyboard.tapped, pattern=callbacks.KEY_PATTERN))
+    application.add_handler(CallbackQueryHandler(arrivals.new_game_button, pattern=callbacks.NEW_GAME_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))
     application.add_handler(MessageHandler(only_messages & (filters.PHOTO | filters.Document.ALL), photos.photo))
+    # anything else sent in private (a sticker, a voice note, a video): a hint, never silence
+    application.add_handler(MessageHandler(only_messages & filters.ChatType.PRIVATE, messages.not_text))
+    application.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE, edits.edited))
+    application.add_handler(ChatMemberHandler(arrivals.arrived, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_error_handler(on_error)
 
 

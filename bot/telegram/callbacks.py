@@ -123,3 +123,42 @@ def switch(game_id: int) -> str:
 def parse_switch(data: str, tapped_in: ChatKind) -> int | None:
     m = _SWITCH.match(data)
     return int(m.group(1)) if m is not None and tapped_in is PRIVATE else None
+
+
+# --- the group's greeting (shared): New game -------------------------------------------------------------
+
+NEW_GAME = "n"
+NEW_GAME_PATTERN = r"^n$"
+
+
+def is_new_game(data: str, tapped_in: ChatKind) -> bool:
+    return data == NEW_GAME and tapped_in is SHARED
+
+
+# --- the tile keyboard (private): t:<token>:<key> ----------------------------------------------------------
+# A key is a tile (``3R``, ``J``), ``del`` (⌫) or ``ok`` (Done); the tiles so far wait in the question
+# ``token`` names, in the database, so any process can take the next tap.
+
+_KEY = re.compile(r"^t:([A-Za-z0-9_-]{8,24}):([1-9][0-9]?[RBKO]|J|del|ok)$")
+KEY_PATTERN = r"^t:"
+DELETE = "del"
+DONE = "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A tap on the tile keyboard: its question's token and the key (a tile's name, ``del`` or ``ok``)."""
+
+    token: str
+    key: str
+
+
+def key(token: str, name: str) -> str:
+    return _fits(f"t:{token}:{name}")
+
+
+def parse_key(data: str, tapped_in: ChatKind) -> Key | None:
+    m = _KEY.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return Key(m.group(1), m.group(2))

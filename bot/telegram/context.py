@@ -13,7 +13,8 @@ from bot.telegram.runtime.deps import KEY, Deps
 
 
 class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
-    """``deps`` and ``service`` for every handler; ``game`` once ``games.current_game`` has found it."""
+    """``deps`` and ``service`` for every handler; ``game`` once ``games.current_game`` has found it;
+    ``edited`` when the message being answered is an edit."""
 
     def __init__(
         self, application: Application[Any, Any, Any, Any, Any, Any], chat_id: int | None = None,
@@ -21,6 +22,8 @@ class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], d
     ) -> None:  # fmt: skip
         super().__init__(application, chat_id, user_id)
         self.game: GameState | None = None
+        #: the update is an edited message, read again: replies say so
+        self.edited = False
 
     @property
     def deps(self) -> Deps:

@@ -49,7 +49,7 @@ async def tell(update: Update, context: BotContext, text: str) -> None:
         return
     message = update.message
     if message is not None and chat.type != chat.PRIVATE:
-        await message.reply_text(text, do_quote=True)
+        await message.reply_text(label(context, chat) + text, do_quote=True)  # (an edit's answer says so)
     else:  # in private, about a group's game: the group's name first, as in every reply there
         await context.bot.send_message(chat.id, label(context, chat) + text)
 
@@ -64,7 +64,7 @@ def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
         if addressee:
             return addressee.lower() == (bot_username or "").lower()
         return name[1:].lower() in commands.ALL  # /weather without a name may be another bot's
-    return looks_like_position(text, bot_username)
+    return looks_like_position(text, bot_username, group=True)
 
 
 def guarded(handler: Handler) -> Handler:
@@ -103,5 +103,7 @@ def _where(update: object) -> str:
     if not isinstance(update, Update):
         return type(update).__name__
     chat = update.effective_chat.id if update.effective_chat is not None else None
-    kind = "button" if update.callback_query is not None else "message" if update.message is not None else "other"
+    kinds = {"button": update.callback_query, "message": update.message, "edit": update.edited_message,
+             "membership": update.my_chat_member}  # fmt: skip
+    kind = next((name for name, part in kinds.items() if part is not None), "other")
     return f"update {update.update_id} ({kind}) in chat {chat}"

@@ -13,7 +13,27 @@ __all__ = ["MAX_TEXT", "OptionError", "Position", "command_text", "parse_positio
 #: Longest message the bot reads; a full table of 106 tiles written out is well under this.
 MAX_TEXT = 1500
 
-_LINE = re.compile(r"^\s*(?P<kind>rack|table)\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
+#: The words a line may start with, and what they name: a rack (``rack:``, ``hand:``, ``my rack:``) or a
+#: table (``table:``, ``board:``). In a group only ``rack:`` and ``table:`` are read: "Board: meeting at 5" in a
+#: family chat is not for the bot.
+RACK_LABELS = ("rack", "hand")
+TABLE_LABELS = ("table", "board")
+
+
+@dataclass(frozen=True, slots=True)
+class _Labels:
+    line: re.Pattern[str]
+    # a label in the middle of a line (``rack: 3R 4R table: 6R 7R 8R``: on a phone, Enter may send the message)
+    inner: re.Pattern[str]
+
+
+def _labels(words: tuple[str, ...], mine: str) -> _Labels:
+    label = rf"{mine}(?P<kind>{'|'.join(words)})\s*:"
+    return _Labels(re.compile(rf"^\s*{label}\s*(?P<rest>.*)$", re.IGNORECASE), re.compile(rf"(?<=\s){label}", re.I))
+
+
+_PRIVATE = _labels(RACK_LABELS + TABLE_LABELS, r"(?:my\s+)?")
+_GROUP = _labels(("rack", "table"), "")
 
 
 def command_text(text: str) -> str:
@@ -32,23 +52,24 @@ class Position:
     table: str | None
 
 
-def parse_position(text: str, bot_username: str | None = None) -> Position | None:
+def parse_position(text: str, bot_username: str | None = None, *, group: bool = False) -> Position | None:
     """The rack and table of a ``rack:``/``table:`` message, or None when it has no such line.
 
     In a group people address the bot by name (``@rummi_bot table: …``), so a
     leading mention of ``bot_username`` is not part of the position.
     """
     text = without_mention(text, bot_username)
-    if not looks_like_position(text):
+    if not looks_like_position(text, group=group):
         return None
+    labels = _GROUP if group else _PRIVATE
     rack: list[str] | None = None
     table: list[str] | None = None
     current: list[str] | None = None
-    for line in text.splitlines():
-        m = _LINE.match(line)
+    for line in _one_label_a_line(text, labels):
+        m = labels.line.match(line)
         if m is not None:
             current = []
-            if m.group("kind").lower() == "rack":
+            if m.group("kind").lower() in RACK_LABELS:
                 if rack is not None:
                     raise OptionError("write one rack: line")
                 rack = current
@@ -69,6 +90,20 @@ def parse_position(text: str, bot_username: str | None = None) -> Position | Non
     return Position(" ".join(rack) if rack is not None else None, "\n".join(table) if table is not None else None)
 
 
+def _one_label_a_line(text: str, labels: _Labels) -> list[str]:
+    """The message's lines, a line that names a rack and a table split before the second label."""
+    lines = []
+    for line in text.splitlines():
+        first = labels.line.match(line)
+        if first is not None:
+            cuts = [m.start() for m in labels.inner.finditer(line, first.start("rest"))]
+            for start, end in zip([0, *cuts], [*cuts, len(line)], strict=True):
+                lines.append(line[start:end])
+        else:
+            lines.append(line)
+    return lines
+
+
 _KEYWORD = re.compile(r"\s*(?P<word>[^\W\d_]+)\s*(?P<colon>:?)")
 
 
@@ -79,15 +114,17 @@ def misspelt_keyword(line: str) -> str | None:
     if m is None:
         return None
     word = m.group("word").lower()
-    if word in ("rack", "table") and m.group("colon"):
+    if word in RACK_LABELS + TABLE_LABELS and m.group("colon"):
         return None  # written right
     close = difflib.get_close_matches(word, ["rack", "table"], n=1, cutoff=0.8)  # "tabel", "racks"; not "back"
     return close[0] if close else None
 
 
-def looks_like_position(text: str, bot_username: str | None = None) -> bool:
-    """Whether some line starts with ``rack:`` or ``table:`` (after a leading mention of the bot)."""
-    return any(_LINE.match(line) for line in without_mention(text, bot_username).splitlines())
+def looks_like_position(text: str, bot_username: str | None = None, *, group: bool = False) -> bool:
+    """Whether some line starts with ``rack:`` or ``table:`` or another label (after a leading mention of the
+    bot)."""
+    labels = _GROUP if group else _PRIVATE
+    return any(labels.line.match(line) for line in without_mention(text, bot_username).splitlines())
 
 
 def without_mention(text: str, bot_username: str | None) -> str:

@@ -20,17 +20,19 @@ from bot.game import GameState
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.runtime.deps import deps
+from bot.telegram.words import texts
 
 log = logging.getLogger(__name__)
 
 
 def label(context: BotContext, chat: Chat) -> str:
     """ "Family: " before a private reply about a group's game (so a player at two tables knows which);
-    nothing in the group itself or about the chat's own game."""
+    nothing in the group itself or about the chat's own game. An answer to an edited message says so first."""
+    edit = texts.EDITED if context.edited else ""
     game = context.game
     if game is None or is_group(chat) or game.chat_id == chat.id:
-        return ""
-    return f"{game.title or 'Your group'}: "
+        return edit
+    return f"{edit}{game.title or 'Your group'}: "
 
 
 async def say(

@@ -41,7 +41,7 @@ async def plain_text(update: Update, context: BotContext) -> None:
     message = update.message
     assert message is not None and message.text is not None
     text = message.text
-    position = parse_position(text, context.bot.username)
+    position = parse_position(text, context.bot.username, group=is_group(chat))
     if is_group(chat):
         if position is None:
             return
@@ -165,3 +165,12 @@ async def unknown_command(update: Update, context: BotContext) -> None:
         await say(update, context, f"{command} is for another bot; here write {name} alone, or see /help.")
         return
     await say(update, context, texts.UNKNOWN_COMMAND.format(command=name))
+
+
+@guarded
+async def not_text(update: Update, context: BotContext) -> None:
+    """A sticker, a voice note, a video… in private: what the bot can read instead."""
+    message = update.message
+    if message is None or message.new_chat_members or message.left_chat_member or message.pinned_message:
+        return  # a service message is nobody's question
+    await say(update, context, texts.NOT_TEXT)

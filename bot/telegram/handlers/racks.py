@@ -17,10 +17,11 @@ from bot.game.state import GameState
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.handlers.keyboard import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
-from bot.telegram.words import replies, texts
+from bot.telegram.words import keyboard, replies, texts
 from solver.notation import parse_tiles
 
 log = logging.getLogger(__name__)
@@ -58,29 +59,31 @@ async def _in_private(update: Update, context: BotContext) -> tuple[GameState, U
 
 @guarded
 async def rack(update: Update, context: BotContext) -> None:
-    """/rack 3R 4R J sets the rack; /rack alone shows it."""
+    """/rack 3R 4R J sets the rack; /rack alone shows it with the tile keyboard to set it by taps."""
     found = await _in_private(update, context)
     if found is None:
         return
     state, user, text = found
-    service = deps(context).service
-    seat_of(state, user)
-    if text:
-        tiles = parse_tiles(text, state.rules)
-        state = await service.set_rack(state.id, user.id, tiles)
     me = seat_of(state, user)
-    hint = "\n/solve for your best play." if me.rack else "\nSet it: /rack 3R 4R 5R J"
-    await say(update, context, replies.rack_text(me, state.rules) + hint)
+    if not text:
+        await open_keyboard(update, context, state, keyboard.RACK, replies.rack_text(me, state.rules))
+        return
+    tiles = parse_tiles(text, state.rules)
+    state = await deps(context).service.set_rack(state.id, user.id, tiles)
+    await say(update, context, replies.rack_answer(seat_of(state, user), state.rules))
 
 
 @guarded
 async def draw(update: Update, context: BotContext) -> None:
-    """/draw 7B: tiles drawn go onto the rack."""
+    """/draw 7B: tiles drawn go onto the rack; /draw alone opens the tile keyboard."""
     found = await _in_private(update, context)
     if found is None:
         return
     state, user, text = found
+    if not text:
+        seat_of(state, user)
+        await open_keyboard(update, context, state, keyboard.DRAW)
+        return
     tiles = parse_tiles(text, state.rules)
     state = await deps(context).service.draw(state.id, user.id, tiles)
-    drew = replies.tiles_text(tiles, state.rules)
-    await say(update, context, f"Drew {drew}.\n" + replies.rack_text(seat_of(state, user), state.rules))
+    await say(update, context, replies.draw_answer(tiles, seat_of(state, user), state.rules))

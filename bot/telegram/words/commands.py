@@ -7,8 +7,8 @@ from telegram.ext import Application
 
 PRIVATE = [
     ("solve", "the best play now, as a picture"),
-    ("rack", "set your rack: /rack 3R 4R 5R J"),
-    ("draw", "add tiles you drew: /draw 7B"),
+    ("rack", "set your rack: /rack 3R 4R 5R J, or tap it in"),
+    ("draw", "add tiles you drew: /draw 7B, or tap them in"),
     ("table", "set the table: /table 6R 7R 8R | 7K 7O 7R"),
     ("play", "record sets put down: /play 9R 10R 11R"),
     ("status", "the table and your rack"),

@@ -138,6 +138,17 @@ def rack_text(player: PlayerState, rules: Rules) -> str:
     return f"Your rack ({plural(len(player.rack), 'tile')}): {tiles_text(player.rack, rules)}"
 
 
+def rack_answer(player: PlayerState, rules: Rules) -> str:
+    """The answer to a rack set (typed or tapped): the rack, and what to do next."""
+    hint = "\n/solve for your best play." if player.rack else "\nSet it: /rack 3R 4R 5R J"
+    return rack_text(player, rules) + hint
+
+
+def draw_answer(drawn: Sequence[Tile], player: PlayerState, rules: Rules) -> str:
+    """The answer to tiles drawn (typed or tapped): what was drawn, and the rack now."""
+    return f"Drew {tiles_text(drawn, rules)}.\n" + rack_text(player, rules)
+
+
 def won_line(name: str) -> str:
     """What the group reads when a player's last tiles went down."""
     return f"{name} has no tile left: {name} won! /end closes the game."

@@ -18,10 +18,12 @@ START_GROUP = (
 )
 
 HELP = """How to write tiles
-• A tile: number and colour, any order: 3R, r3, red 3. Colours: R red, B blue, K black, O orange (Y yellow = O).
+• A tile: number and colour, any order: 3R, r3, red 3, 🟥3. Colours: R red, B blue, K black, O orange (Y yellow = O).
+  Colour words in German, Dutch, Spanish, French, Russian and Hebrew work too: 3 rot, rood 3, 3 rojo…
 • A joker: J (or joker, *).
-• A run: 3-6R (3R 4R 5R 6R). A group: 7RBK (7R 7B 7K).
-• Sets on the table are separated by | or ; or new lines.
+• A run: 3-6R or 3R-6R (3R 4R 5R 6R). A group: 7RBK (7R 7B 7K).
+• Sets on the table are separated by | ; / or new lines, or written in brackets: (3R 4R 5R) (7B 7K 7O).
+• /rack or /draw alone opens a keyboard to tap your tiles.
 
 Your game
 /rack 3R 4R 5R J - your rack (only in our private chat)
@@ -62,3 +64,22 @@ SLOW_DOWN = (
     "Slow down, please: that was a lot of messages at once, so I am skipping the rest for half a minute. "
     "Send what you need again in a moment."
 )
+
+GREET_GROUP = (
+    "Hi! I keep this group's Rummikub table and help each player find their best play, with your rack kept "
+    "private in our chat.\nTap New game to start (or /new meld=25 for other rules); then everyone taps Join."
+)
+NEW_GAME_BUTTON = "🎲 New game"
+GAME_ALREADY = "This group already has a game: tap Join to play, or /new to start another"
+NOT_TEXT = (
+    "I can't read stickers, voice notes or videos. Type your tiles (like 3R 4R J), send /rack to tap them on "
+    "a keyboard, or send a photo of your rack or the table."
+)
+#: Before the answer to an edited message, so the reply says what it answers
+EDITED = "✏️ Your edited message, read again: "
+EDIT_NOT_RERUN = "An edited {command} is not run again, so nothing changed. Send it as a new message."
+EDIT_DRAW = (
+    "An edited /draw is not drawn again, so your rack is unchanged. If the draw was wrong, send your whole "
+    "rack: /rack 3R 4R 5R J"
+)
+EDIT_NOT_TEXT = "I read again only edited text; send the photo again to have it read."

@@ -1,0 +1,132 @@
+"""The tile keyboard: ``/rack`` or ``/draw`` alone opens buttons to tap the tiles instead of typing them.
+
+The tiles tapped so far are kept in the database (a question, ``GameService.amend_question``), not in this
+process, so any bot process can take the next tap; the message's text shows them, edited in place after each
+tap. Done stores them through the same service call as typing ``/rack …`` or ``/draw …``, answering the
+question in the same transaction: a second Done (or a tap after it) finds it gone and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+
+from telegram import Message, Update
+from telegram.error import BadRequest
+
+from bot.game import GameState
+from bot.game.errors import AlreadyAnswered
+from bot.telegram import callbacks
+from bot.telegram.chats import kind_of
+from bot.telegram.context import BotContext
+from bot.telegram.errors import guarded
+from bot.telegram.games import seat_of, speaker
+from bot.telegram.runtime.deps import deps
+from bot.telegram.sending import label, say
+from bot.telegram.words import keyboard, replies, texts
+from solver.errors import RummikubError
+from solver.notation import parse_tiles
+from solver.tiles import Tile
+
+#: The questions' kind in the ``choices`` table
+KEYS = "keys"
+#: More tiles than this are not taken by taps (a whole deck is 106; no rack comes near)
+MOST_TILES = 60
+
+
+async def open_keyboard(update: Update, context: BotContext, state: GameState, mode: str, before: str = "") -> None:
+    """Send the keyboard for ``mode`` (``keyboard.RACK`` or ``keyboard.DRAW``), its tiles kept as a question."""
+    chat, user = speaker(update)
+    if not keyboard.fits(state.rules):
+        raise RummikubError(keyboard.TOO_MANY_KEYS.format(mode=mode))
+    payload = {"chat": chat.id, "may_answer": [user.id], "mode": mode, "tiles": []}
+    token = await deps(context).service.ask(state.id, user.id, KEYS, payload)
+    await say(update, context, keyboard.text(mode, [], state.rules, before), keyboard.markup(token, state.rules))
+
+
+@guarded
+async def tapped(update: Update, context: BotContext) -> None:
+    """A key: add the tile, take the last one back (⌫), or store them all (Done)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    tap = callbacks.parse_key(query.data, kind_of(chat))
+    if tap is None:
+        raise RummikubError(texts.STALE_BUTTON)
+    service = deps(context).service
+    try:
+        question = await service.question(tap.token)
+    except AlreadyAnswered:
+        raise RummikubError(keyboard.GONE.format(mode="rack")) from None
+    payload = question.payload
+    mode = payload.get("mode")
+    if question.kind != KEYS or payload.get("chat") != chat.id or mode not in (keyboard.RACK, keyboard.DRAW):
+        raise RummikubError(texts.STALE_BUTTON)
+    if user.id not in payload.get("may_answer", []):
+        raise RummikubError(keyboard.NOT_YOURS)
+    state = await service.game(question.game_id)
+    context.game = state
+    tiles = parse_tiles(" ".join(str(t) for t in payload.get("tiles", [])), state.rules)
+    if tap.key == callbacks.DONE:
+        await _done(update, context, state, mode, tap.token, tiles)
+        return
+    if tap.key == callbacks.DELETE:
+        del tiles[-1:]
+    else:
+        tiles.append(_addable(tap.key, tiles, state, user.id, mode))
+    try:
+        await service.amend_question(tap.token, {**payload, "tiles": [str(t) for t in tiles]})
+    except AlreadyAnswered:
+        raise RummikubError(keyboard.GONE.format(mode=mode)) from None
+    await query.answer()
+    await _show(update, context, keyboard.text(mode, tiles, state.rules), tap.token, state)
+
+
+def _addable(name: str, tiles: list[Tile], state: GameState, user_id: int, mode: str) -> Tile:
+    """The tile a key names, when the deck holds one more of it besides the table's, the tiles tapped and
+    (for a draw) the rack's; else the reason, as an error, so a tap never builds what Done would refuse."""
+    (tile,) = parse_tiles(name, state.rules)  # a colour outside the game's is refused here, as typed
+    copies = state.rules.copies_of(tile)
+    me = state.player(user_id)
+    held = Counter(tiles) + Counter(t for s in state.table for t in s.tiles)
+    if mode == keyboard.DRAW and me is not None:
+        held += Counter(me.rack)
+    if held[tile] >= copies:
+        raise RummikubError(keyboard.NO_MORE.format(copies=copies, tile=tile))
+    if len(tiles) >= MOST_TILES:
+        raise RummikubError(keyboard.FULL)
+    return tile
+
+
+async def _done(
+    update: Update, context: BotContext, state: GameState, mode: str, token: str, tiles: list[Tile]
+) -> None:
+    """Store the tiles as ``/rack …`` or ``/draw …`` would, answering the keyboard's question once."""
+    query = update.callback_query
+    assert query is not None
+    _, user = speaker(update)
+    if not tiles:
+        raise RummikubError(keyboard.EMPTY_DONE[mode])
+    service = deps(context).service
+    try:
+        if mode == keyboard.RACK:
+            state = await service.set_rack(state.id, user.id, tiles, answering=token)
+            answer = replies.rack_answer(seat_of(state, user), state.rules)
+        else:
+            state = await service.draw(state.id, user.id, tiles, answering=token)
+            answer = replies.draw_answer(tiles, seat_of(state, user), state.rules)
+    except AlreadyAnswered:
+        raise RummikubError(keyboard.GONE.format(mode=mode)) from None
+    await query.answer()
+    await _show(update, context, answer, None, state)
+
+
+async def _show(update: Update, context: BotContext, text: str, token: str | None, state: GameState) -> None:
+    """The keyboard's message, edited in place: the tiles so far and the keys, or (``token`` None) the result."""
+    query = update.callback_query
+    assert query is not None
+    chat, _ = speaker(update)
+    markup = keyboard.markup(token, state.rules) if token is not None else None
+    if isinstance(query.message, Message):
+        with contextlib.suppress(BadRequest):  # "message is not modified": the same tiles again
+            await query.message.edit_text(label(context, chat) + text, reply_markup=markup)
