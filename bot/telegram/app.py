@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -38,10 +37,10 @@ from bot.telegram.handlers import lobby, messages, questions, racks, solving, ta
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.ordering import PerChatOrder
-from bot.telegram.runtime.processes import SolverProcesses
+from bot.telegram.runtime.processes import solver_processes
 from bot.telegram.runtime.turns import Turns
 from bot.telegram.runtime.uploads import telegram_request
-from bot.telegram.runtime.work import warm, worker_start
+from bot.telegram.runtime.work import warm
 from bot.telegram.words import commands
 
 log = logging.getLogger(__name__)
@@ -59,11 +58,6 @@ def default_workers() -> int:
 def default_processes() -> int:
     """Solver processes: one per core (BENCHMARKS.md, Bot: processes against threads)."""
     return max(1, os.cpu_count() or 1)
-
-
-def solver_processes(count: int) -> SolverProcesses:
-    """Worker processes started by a fork server (never a fork of this threaded process), warmed on start."""
-    return SolverProcesses(count, multiprocessing.get_context("forkserver"), worker_start)
 
 
 def build_application(
@@ -109,8 +103,9 @@ def build_application(
         db=db,
         service=GameService(db),
         pool=ThreadPoolExecutor(max_workers=threads, thread_name_prefix="solver"),
-        solver_pool=solver_processes(count) if count else None,
-        new_solver_pool=(lambda: solver_processes(count)) if count else None,
+        solver_pool=solver_processes(count, settings.solver_memory_limit) if count else None,
+        new_solver_pool=(lambda: solver_processes(count, settings.solver_memory_limit)) if count else None,
+        solver_count=count,
         turns=Turns(slots=count + 1 if count else threads),
     )
     add_handlers(application)
