@@ -130,4 +130,3 @@ async def test_without_a_cap_the_same_work_is_done(tmp_path: Path) -> None:
 def test_a_cap_too_small_to_start_a_process_is_refused(mib: int) -> None:
     with pytest.raises(ValueError, match="at least 512"):
         Settings(_env_file=None, solver_memory_limit=mib)  # type: ignore[call-arg]
-

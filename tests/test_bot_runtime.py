@@ -374,6 +374,29 @@ async def test_the_fake_refuses_requests_that_break_the_spec() -> None:
         async with httpx.AsyncClient(base_url=f"{fake.base_url}{TOKEN}/") as client:
             good = await client.post("sendMessage", data={"chat_id": "5", "text": "hi"})
             assert good.status_code == 200 and good.json()["ok"] is True
+            longest = await client.post("sendMessage", data={"chat_id": "5", "text": "x" * 4096})
+            assert longest.status_code == 200
+            for method, data in [
+                ("sendMessage", {"chat_id": "5", "text": "x" * 4097}),  # Telegram: "message is too long"
+                ("sendMessage", {"chat_id": "5", "text": "\N{PLAYING CARD BLACK JOKER}" * 2049}),  # 4098 in UTF-16
+                ("sendMessage", {"chat_id": "5", "text": ""}),  # "message text is empty"
+                ("sendPhoto", {"chat_id": "5", "photo": "f", "caption": "x" * 1025}),
+                ("answerCallbackQuery", {"callback_query_id": "1", "text": "x" * 201}),
+                (
+                    "sendMessage",
+                    {
+                        "chat_id": "5",
+                        "text": "hi",
+                        "reply_markup": json.dumps(
+                            {"inline_keyboard": [[{"text": "b", "callback_data": "é" * 33}]]}  # 66 bytes, at most 64
+                        ),
+                    },
+                ),
+            ]:
+                refused = await client.post(method, data=data)
+                assert refused.status_code == 400 and refused.json()["ok"] is False, (method, str(data)[:60])
+            assert sum("too long" in v or "too short" in v for v in fake.violations) == 5, fake.violations
+            assert "InlineKeyboardMarkup" in fake.violations[-1]  # the button's data is too long inside it
             for method, data in [
                 ("sendMessage", {"chat_id": "5"}),  # text is required
                 ("sendMessage", {"chat_id": "5", "text": "hi", "colour": "red"}),  # unknown field

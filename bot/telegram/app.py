@@ -39,7 +39,7 @@ from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.ordering import PerChatOrder
 from bot.telegram.runtime.processes import solver_processes
 from bot.telegram.runtime.turns import Turns
-from bot.telegram.runtime.uploads import telegram_request
+from bot.telegram.runtime.uploads import telegram_bot
 from bot.telegram.runtime.work import warm
 from bot.telegram.words import commands
 
@@ -79,21 +79,12 @@ def build_application(
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
-        .token(settings.telegram_bot_token.get_secret_value())
+        .bot(telegram_bot(settings, rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3)))
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(PerChatOrder(CONCURRENT_UPDATES))
-        # On stopping, PTB calls getUpdates once more to confirm the updates it fetched. With one connection
-        # for getUpdates that call sometimes found it still held by the poll being cancelled, timed out
-        # (seen in 2 of about 25 benchmark runs, logged as an error) and left the last updates to be
-        # fetched, and handled, again after a restart.
-        .get_updates_connection_pool_size(2)
-        .request(telegram_request())  # (after the getUpdates settings: PTB refuses them once a request is set)
-        .rate_limiter(rate_limiter if rate_limiter is not None else AIORateLimiter(max_retries=3))
         .post_init(_started if warm_up else _registered)
         .post_shutdown(_stopped)
     )
-    if settings.telegram_base_url:
-        builder = builder.base_url(settings.telegram_base_url)
     application: BotApplication = builder.build()
     db = open_database(settings.database_url)
     count = default_processes() if processes is None else processes
