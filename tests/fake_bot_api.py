@@ -278,8 +278,8 @@ class FakeBotApi:
         self._changed = asyncio.Condition()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(128)
+        sock.bind(("127.0.0.1", self.port))  # 0: any free port
+        sock.listen(1024)
         sock.setblocking(False)
         self.port = sock.getsockname()[1]
         app = tornado.web.Application([(r"/bot([^/]+)/(\w+)", _Handler, {"fake": self})])
