@@ -121,7 +121,9 @@ class Fake(FakeBotApi):
 
 
 def cpu_seconds(roots: list[int]) -> float:
-    """CPU time (user + system) of these processes and all their descendants (fork server, solver processes)."""
+    """CPU time (user + system) of these processes and all their descendants (fork server, solver processes),
+    with that of descendants that have ended (a solver process renewed after its tasks): their parent's
+    ``cutime``/``cstime`` once it has reaped them."""
     tick = os.sysconf("SC_CLK_TCK")
     stats: dict[int, tuple[int, float]] = {}
     for entry in Path("/proc").iterdir():
@@ -131,7 +133,7 @@ def cpu_seconds(roots: list[int]) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+        stats[int(entry.name)] = (int(fields[1]), sum(int(v) for v in fields[11:15]) / tick)
     family, todo = set(roots), list(roots)
     while todo:
         parent = todo.pop()
