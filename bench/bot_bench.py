@@ -15,8 +15,9 @@ With ``--url`` it starts nothing and posts to processes already running, whose `
 "table: …" in one message: store both, solve, plan the moves, draw, send the photo), arriving at random (a
 Poisson stream) at a set rate, each to a chat not already waiting for an answer when there is one. A rate is
 held for ``--seconds``; it is sustained when every answer came, right (the best tile count, or "No play"), and
-the 99th percentile of the times from sending an update to its reply is under one second. The rate doubles
-until it is not sustained, then is halved towards the edge (``--refine`` times). The capacity is the highest
+the 99th percentile of the times from sending an update to its reply is under one second. The rate grows by
+half until it is not sustained, then the way to the edge is halved (``--refine`` times); each step starts once
+the bot's processes are idle again. The capacity is the highest
 rate sustained; the CPU per answer is the bot's processes' (with their solver processes') CPU time over a step
 divided by its answers. The fake Bot API and the users run in this script's process, on the same cores.
 """
@@ -60,6 +61,11 @@ LARGE = 80
 DRAIN = 60.0
 #: Seconds of quiet between steps, so a step does not meet the last one's queue.
 PAUSE = 3.0
+#: A step starts once the bot's processes use less than this share of a core (or after ``DRAIN`` seconds): after
+#: a rate it could not keep up with, the bot still has work of its own left for a while.
+QUIET = 0.05
+#: Each rate tried is this many times the last, until one is not sustained.
+GROWTH = 1.5
 ANSWERS = ("sendPhoto", "sendMessage")
 
 
@@ -319,6 +325,21 @@ class Load:
         return step
 
 
+async def quiet(fleet: Fleet) -> None:
+    """Wait until the bot's processes are idle (when they are known: the ones started here)."""
+    await asyncio.sleep(PAUSE)
+    if not fleet.pids:
+        return
+    deadline = time.monotonic() + DRAIN
+    before = cpu_seconds(fleet.pids)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(1.0)
+        now = cpu_seconds(fleet.pids)
+        if now - before < QUIET:
+            return
+        before = now
+
+
 async def capacity(args: argparse.Namespace, positions: list[dict[str, Any]]) -> list[Step]:
     fake = Fake(port=args.fake_port)
     await fake.start()
@@ -339,19 +360,19 @@ async def capacity(args: argparse.Namespace, positions: list[dict[str, Any]]) ->
         await asyncio.gather(*(load.send(u, "/meld") for u in load.users))
         rate, good, bad = args.start, None, None
         while bad is None:
+            await quiet(fleet)
             steps.append(await load.step(rate, args.seconds, len(steps)))
             print(steps[-1].line(), flush=True)
             good, bad = (steps[-1], None) if steps[-1].sustained else (good, steps[-1])
-            rate *= 2
-            await asyncio.sleep(PAUSE)
+            rate = round(rate * GROWTH, 1)
         for _ in range(args.refine):
             low = good.rate if good is not None else 0.0
             if bad.rate - low < 1:
                 break
+            await quiet(fleet)
             steps.append(await load.step(round((low + bad.rate) / 2, 1), args.seconds, len(steps)))
             print(steps[-1].line(), flush=True)
             good, bad = (steps[-1], bad) if steps[-1].sustained else (good, steps[-1])
-            await asyncio.sleep(PAUSE)
         await load.client.aclose()
         if fake.violations:
             raise AssertionError(f"requests off the spec: {fake.violations[:5]}")
@@ -369,7 +390,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each rate is held")
     parser.add_argument("--chats", type=int, default=100)
     parser.add_argument("--start", type=float, default=4.0, help="the first rate tried, answers a second")
-    parser.add_argument("--refine", type=int, default=3, help="steps halving the way between sustained and not")
+    parser.add_argument("--refine", type=int, default=2, help="steps halving the way between sustained and not")
     parser.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS)
     parser.add_argument("--database", help="the database of the processes started here (default: a SQLite file)")
     parser.add_argument("--url", action="append", default=[], help="a running process's webhook (repeatable)")
