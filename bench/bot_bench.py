@@ -209,6 +209,22 @@ class Fleet:
                 self.urls.append(url)
             self.processes.append(subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.folder, env=env))
 
+    async def listening(self, timeout: float = 60.0) -> None:
+        """Wait until every webhook accepts connections (PTB opens it after the start-up requests)."""
+        deadline = time.monotonic() + timeout
+        for url in self.urls:
+            port = int(url.split(":")[2].split("/")[0])
+            while True:
+                try:
+                    _, writer = await asyncio.open_connection("127.0.0.1", port)
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.2)
+                    continue
+                writer.close()
+                break
+
     async def stop(self) -> None:
         for process in self.processes:
             process.send_signal(signal.SIGINT)
@@ -356,6 +372,7 @@ async def capacity(args: argparse.Namespace, positions: list[dict[str, Any]]) ->
                 180,
                 "start-up",
             )
+            await fleet.listening()
         load = Load(fake, fleet, args.chats, positions)
         await asyncio.gather(*(load.send(u, "/meld") for u in load.users))
         rate, good, bad = args.start, None, None
