@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE = Path("data") / "rummikub.sqlite3"
+MIN_SOLVER_MEMORY = 512
 
 
 class Settings(BaseSettings):
@@ -26,6 +27,9 @@ class Settings(BaseSettings):
         "its /bot turned into /file/bot, as Telegram's own addresses are",
     )
     solver_time_limit: float = Field(default=5.0, gt=0, le=120)
+    solver_memory_limit: int = Field(
+        default=2048, description="MiB of address space a solver process may use (0: no cap, else at least 512)"
+    )
     log_level: str = "INFO"
     webhook_url: str | None = None
     webhook_listen: str = "0.0.0.0"
@@ -46,3 +50,11 @@ class Settings(BaseSettings):
         if base and base.rstrip("/").endswith("/bot"):
             return base.rstrip("/")[: -len("bot")] + "file/bot"
         return None
+
+    @field_validator("solver_memory_limit")
+    @classmethod
+    def _room_to_start(cls, mib: int) -> int:
+        """A solver process needs some 300 MiB of address space just to start (SCIP, Pillow, Python)."""
+        if mib != 0 and mib < MIN_SOLVER_MEMORY:
+            raise ValueError(f"must be 0 (no cap) or at least {MIN_SOLVER_MEMORY} MiB")
+        return mib

@@ -3,19 +3,16 @@
 A picture uses a few dozen theme colours plus the anti-aliased blends between
 them, so a palette taken once from sample pictures fits every picture well.
 Encoding 8-bit indices is about ten times faster than 24-bit RGB (zlib sees a
-third of the bytes, with long runs). The file is written here, around
-ISA-L's deflate (``isal``): for the largest table that is 0.4 ms where Pillow's
-PNG writer, at zlib level 1, took 3.3 ms, and the file is smaller.
+third of the bytes, with long runs). Pillow writes the file: a writer of our
+own around ISA-L's deflate took 1.4 ms instead of 4.4 ms on the largest table,
+not worth a dependency and a file format of our own (BENCHMARKS.md, Issue 16).
 """
 
 from __future__ import annotations
 
 import io
-import struct
-import zlib
 from functools import lru_cache
 
-from isal import isal_zlib
 from PIL import Image
 
 from render import theme
@@ -24,11 +21,9 @@ from render.examples import full_deck_play, small_play
 from render.layout import layout_solution, layout_table
 from render.theme import RGB
 
-#: ISA-L's deflate level (0-3) for the picture's rows. Telegram re-encodes a photo as JPEG, so the PNG's
-#: bytes only travel from the bot to Telegram; on the shared positions' pictures level 1 is as fast as 0
-#: and as small as 3, within a few per cent.
+#: zlib's level for the picture's rows. Telegram re-encodes a photo as JPEG, so the PNG's bytes only travel
+#: from the bot to Telegram: the fastest level that still finds the long runs of one colour.
 COMPRESS_LEVEL = 1
-SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def theme_colours() -> list[RGB]:
@@ -75,23 +70,9 @@ def encode(img: Image.Image) -> bytes:
     (``render.indexed.draw_indexed``) already is.
     """
     indexed = img if img.mode == "P" else img.quantize(palette=palette(), dither=Image.Dither.NONE)
-    width, height = indexed.size
-    # every scanline starts with its filter type, 0 (none): the indices are pasted one column to the right
-    scanlines = Image.new("L", (width + 1, height), 0)
-    scanlines.paste(Image.frombuffer("L", (width, height), indexed.tobytes(), "raw", "L", 0, 1), (1, 0))
-    return b"".join(
-        (
-            SIGNATURE,
-            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),  # 8-bit, palette
-            _chunk(b"PLTE", bytes(indexed.getpalette() or [])),
-            _chunk(b"IDAT", isal_zlib.compress(scanlines.tobytes(), COMPRESS_LEVEL)),
-            _chunk(b"IEND", b""),
-        )
-    )
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    out = io.BytesIO()
+    indexed.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
+    return out.getvalue()
 
 
 def encode_rgb(img: Image.Image) -> bytes:

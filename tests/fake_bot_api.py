@@ -5,8 +5,10 @@ exactly as it talks to Telegram: it long-polls ``getUpdates`` for the updates
 a test offers, and every request it sends is checked against the published
 spec (``../shared/telegram/bot-api-10.1.json``): the method must exist, every
 required field must be there, no field may be unknown, and each value must
-have one of the documented types (objects and arrays checked field by field).
-A request that breaks the spec is answered with 400 and kept in
+have one of the documented types (objects and arrays checked field by field),
+and a string no longer than its description allows ("1-4096 characters",
+counted in UTF-16 code units as Telegram's entity offsets are; "1-64 bytes",
+in UTF-8). A request that breaks the spec is answered with 400 and kept in
 ``violations``; tests assert that list stays empty.
 
 The fake also remembers every message the bot sent (so a test can tap a
@@ -80,6 +82,8 @@ class Spec:
             types = spec[name]["types"]
             if not any(self._param_ok(raw, t, files, form) for t in types):
                 problems.append(f"{method}.{name}: {str(raw)[:80]!r} is not {' or '.join(types)}")
+            elif isinstance(raw, str):
+                problems.extend(length_problems(spec[name], raw, f"{method}.{name}"))
         return problems
 
     def _param_ok(self, raw: Any, type_name: str, files: dict[str, bytes], form: bool) -> bool:
@@ -139,10 +143,30 @@ class Spec:
                 if f["required"]:
                     problems.append(f"{where}: missing required field {name}")
                 continue
+            if isinstance(value[name], str):
+                problems.extend(length_problems(f, value[name], f"{where}.{name}"))
             options = [self.check_value(value[name], t, f"{where}.{name}") for t in f["types"]]
             if all(options):
                 problems.extend(options[0])
         return problems
+
+
+def length_problems(field_spec: Json, text: str, where: str) -> list[str]:
+    """A string field over (or under) the length its description gives, measured as Telegram measures it."""
+    found = LENGTH.search(field_spec.get("description", ""))
+    if found is None:
+        return []
+    low, high, unit = int(found[1]), int(found[2]), found[3]
+    size = len(text.encode("utf-16-le")) // 2 if unit == "characters" else len(text.encode("utf-8"))
+    if size > high:
+        return [f"{where}: too long ({size} {unit}, at most {high})"]
+    if size < low:
+        return [f"{where}: too short ({size} {unit}, at least {low})"]
+    return []
+
+
+#: How the spec states a string's length: "1-4096 characters after entities parsing", "1-64 bytes".
+LENGTH = re.compile(r"\b(\d+)-(\d+) (characters|bytes)\b")
 
 
 # --- what the bot sent ----------------------------------------------------------------------------
@@ -269,8 +293,8 @@ class FakeBotApi:
         self._changed = asyncio.Condition()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(128)
+        sock.bind(("127.0.0.1", self.port))  # 0: any free port
+        sock.listen(1024)
         sock.setblocking(False)
         self.port = sock.getsockname()[1]
         app = tornado.web.Application(

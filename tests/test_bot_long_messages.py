@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.telegram.parsing import MAX_TEXT
+from bot.telegram.sending import CAPTION_LIMIT, CUT, MOST_PARTS, parts, shortened, size
 from tests.bot_support import ALICE, BOB, session
 from tests.fake_bot_api import BOT_USERNAME, Chat
 
@@ -57,3 +58,45 @@ async def test_every_long_message_in_private_is_refused(tmp_path: Path) -> None:
         for text in (RECIPE, "/weather@other_bot " + "Berlin " * 250):
             refused = await s.ask(ALICE, text)
             assert refused.text.startswith("That message is too long"), (text[:40], refused.text)
+
+
+#: 99 numbers x 4 colours x 3 copies: every tile of the rules ``numbers=99 copies=3`` on one rack.
+HUGE_RULES = "numbers=99 copies=3"
+HUGE_RACK = " ".join(f"1-99{c}" for c in "RBKO" for _ in range(3))
+
+
+async def test_a_reply_longer_than_telegram_allows_is_split_and_a_caption_shortened(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, f"/new {HUGE_RULES}")
+        mark = s.fake.mark()
+        s.fake.send(ALICE, f"/rack {HUGE_RACK}")
+        first, second = await s.fake.replies(ALICE.id, mark, 2, timeout=30)
+        assert first.text.startswith("Your rack (1188 tiles): 1R 1R 1R 2R")
+        assert len(first.text) <= 4096 and len(second.text) <= 4096
+        assert second.text.endswith("/solve for your best play.")
+        said = (first.text + " " + second.text).split()
+        assert said.count("99O") == 3 and said.count("1R") == 3  # every tile is there, none cut in half
+        status = await s.ask(ALICE, "/status")
+        assert status.method == "sendPhoto" and len(status.text) <= 1024
+    # (the session checks that every request the bot made was within the spec's lengths)
+
+
+def test_long_text_is_split_at_line_breaks_then_between_words_and_never_over_the_limit() -> None:
+    lines = [f"Line {i}: " + "word " * 30 for i in range(60)]
+    text = "\n".join(lines)
+    got = parts(text, limit=1000)
+    assert len(got) == MOST_PARTS and all(size(p) <= 1000 for p in got)
+    assert got[0].split("\n")[-1] == lines[len(got[0].split("\n")) - 1].rstrip()  # whole lines
+    assert got[-1].endswith(CUT)  # more than three messages' worth: the last is shortened
+    words = "tile " * 500
+    assert [len(p.split()) for p in parts(words, limit=1000)] == [200, 200, 100]
+    assert parts("short") == ["short"]
+
+
+def test_lengths_are_counted_as_telegram_counts_them() -> None:
+    jokers = "\N{PLAYING CARD BLACK JOKER}" * 700  # two UTF-16 units each
+    got = parts(jokers, limit=1000)
+    assert [size(p) for p in got] == [1000, 400] and "".join(got) == jokers
+    cut = shortened("x" * 2000, CAPTION_LIMIT)
+    assert size(cut) == CAPTION_LIMIT and cut.endswith(CUT)
+    assert shortened("fits", CAPTION_LIMIT) == "fits"

@@ -8,6 +8,7 @@ import io
 import json
 import logging
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -93,23 +94,36 @@ async def test_a_dead_solver_process_is_replaced_and_the_answer_still_comes(tmp_
         pool = deps_of(s.app).solver_pool
         assert pool is not None
         with pytest.raises(BrokenExecutor):
-            await pool.run(os._exit, 1)  # the worker dies, the pool is broken
+            await asyncio.wrap_future(pool.submit(os._exit, 1))  # the worker dies, the pool is broken
         photo = await s.ask(ALICE, "/solve")
         assert photo.method == "sendPhoto" and "4 tiles, 46 points" in photo.text
         assert deps_of(s.app).solver_pool is not pool
 
 
-async def test_solver_processes_run_as_batch_work_with_start_up_out_of_the_collectors_walks(
-    tmp_path: Path,
-) -> None:
+async def test_solver_processes_keep_start_up_out_of_the_collectors_walks_and_a_memory_cap(tmp_path: Path) -> None:
     # a full collection over a warmed-up process took 80-90 ms, in the middle of someone's answer
-    async with session(tmp_path, processes=1) as s:
+    async with session(tmp_path, processes=1, solver_memory_limit=1024) as s:
         frozen = await deps_of(s.app).solving(gc.get_freeze_count)
         assert frozen > 10_000  # the solver's and the pictures' start-up (about 130 000 objects)
-        if hasattr(os, "SCHED_BATCH"):  # and they run as CPU-bound work, not preempting the event loop
-            assert await deps_of(s.app).solving(os.sched_getscheduler, 0) == os.SCHED_BATCH
+        cap = await deps_of(s.app).solving(resource.getrlimit, resource.RLIMIT_AS)
+        assert cap == (1024 * 1024 * 1024, 1024 * 1024 * 1024)
         photo = await s.ask(ALICE, "rack: 10R 11R 12R 13R")
         assert photo.method == "sendPhoto" and "4 tiles, 46 points" in photo.text
+
+
+async def test_a_solve_that_runs_out_of_memory_is_answered_as_too_large(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def greedy_solve(*args: Any, **kw: Any) -> Solution:
+        raise MemoryError  # as a solve over the solver process's cap does (tests/test_bot_processes.py)
+
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R")
+        monkeypatch.setattr(work, "solve", greedy_solve)
+        answer = await s.ask(ALICE, "/solve")
+        assert answer.text.startswith("That position is too large") and "2048 MiB" in answer.text
+        monkeypatch.undo()
+        assert "No opening worth 30" in (await s.ask(ALICE, "/solve")).text  # the next one is answered as usual
 
 
 async def test_another_chats_help_is_answered_while_a_slow_solve_runs(
@@ -363,6 +377,29 @@ async def test_the_fake_refuses_requests_that_break_the_spec() -> None:
         async with httpx.AsyncClient(base_url=f"{fake.base_url}{TOKEN}/") as client:
             good = await client.post("sendMessage", data={"chat_id": "5", "text": "hi"})
             assert good.status_code == 200 and good.json()["ok"] is True
+            longest = await client.post("sendMessage", data={"chat_id": "5", "text": "x" * 4096})
+            assert longest.status_code == 200
+            for method, data in [
+                ("sendMessage", {"chat_id": "5", "text": "x" * 4097}),  # Telegram: "message is too long"
+                ("sendMessage", {"chat_id": "5", "text": "\N{PLAYING CARD BLACK JOKER}" * 2049}),  # 4098 in UTF-16
+                ("sendMessage", {"chat_id": "5", "text": ""}),  # "message text is empty"
+                ("sendPhoto", {"chat_id": "5", "photo": "f", "caption": "x" * 1025}),
+                ("answerCallbackQuery", {"callback_query_id": "1", "text": "x" * 201}),
+                (
+                    "sendMessage",
+                    {
+                        "chat_id": "5",
+                        "text": "hi",
+                        "reply_markup": json.dumps(
+                            {"inline_keyboard": [[{"text": "b", "callback_data": "é" * 33}]]}  # 66 bytes, at most 64
+                        ),
+                    },
+                ),
+            ]:
+                refused = await client.post(method, data=data)
+                assert refused.status_code == 400 and refused.json()["ok"] is False, (method, str(data)[:60])
+            assert sum("too long" in v or "too short" in v for v in fake.violations) == 5, fake.violations
+            assert "InlineKeyboardMarkup" in fake.violations[-1]  # the button's data is too long inside it
             for method, data in [
                 ("sendMessage", {"chat_id": "5"}),  # text is required
                 ("sendMessage", {"chat_id": "5", "text": "hi", "colour": "red"}),  # unknown field

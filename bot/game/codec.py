@@ -7,10 +7,13 @@ and the notation is the engine's stable public format.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from functools import lru_cache
 from typing import Any
+
+from cachetools import LRUCache, cached
 
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet, make_set
@@ -45,7 +48,13 @@ def decode_table(codes: Iterable[Sequence[TileCode]], rules: Rules) -> tuple[Til
     return tuple(_decode_set(tuple(s), rules) for s in codes)
 
 
-@lru_cache(maxsize=8192)
+#: Tiles the decoded sets below may hold in all (some 10 MB): bounded by size, not count, since one set of
+#: a variant with 99 numbers holds as many tiles as thirty of the standard game's.
+SET_CACHE_TILES = 50_000
+SETS: LRUCache[Any, TileSet] = LRUCache(maxsize=SET_CACHE_TILES, getsizeof=lambda s: len(s.tiles) + 1)
+
+
+@cached(SETS, lock=threading.Lock())
 def _decode_set(codes: tuple[TileCode, ...], rules: Rules) -> TileSet:
     # every message reads its game, and most of a table's sets are as they were: checking each set
     # again was a third of a read (sets are immutable values, so one may serve every game)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -50,10 +49,10 @@ from bot.telegram.handlers import (
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.pacing import SharedPace
-from bot.telegram.runtime.processes import SolverProcesses
+from bot.telegram.runtime.processes import solver_processes
 from bot.telegram.runtime.turns import Turns
-from bot.telegram.runtime.uploads import telegram_request
-from bot.telegram.runtime.work import warm, worker_start
+from bot.telegram.runtime.uploads import telegram_bot
+from bot.telegram.runtime.work import warm
 from bot.telegram.words import commands
 
 log = logging.getLogger(__name__)
@@ -72,11 +71,6 @@ def default_workers() -> int:
 def default_processes() -> int:
     """Solver processes: one per core (BENCHMARKS.md, Bot: processes against threads)."""
     return max(1, os.cpu_count() or 1)
-
-
-def solver_processes(count: int) -> SolverProcesses:
-    """Worker processes started by a fork server (never a fork of this threaded process), warmed on start."""
-    return SolverProcesses(count, multiprocessing.get_context("forkserver"), worker_start)
 
 
 def build_application(
@@ -102,21 +96,12 @@ def build_application(
         limiter.db = db  # one budget for every process of the bot, kept in its database
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
-        .token(settings.telegram_bot_token.get_secret_value())
+        .bot(telegram_bot(settings, limiter))
         .context_types(ContextTypes(context=BotContext))
         .updater(None)  # updates come through runtime.intake / runtime.webhook, stored first
-        # On stopping, getUpdates is called once more to confirm the stored updates, while the poll being
-        # cancelled may still hold a connection.
-        .get_updates_connection_pool_size(2)
-        .request(telegram_request())  # (after the getUpdates settings: PTB refuses them once a request is set)
-        .rate_limiter(limiter)
         .post_init(_started if warm_up else _registered)
         .post_shutdown(_stopped)
     )
-    if settings.telegram_base_url:
-        builder = builder.base_url(settings.telegram_base_url)
-    if settings.file_url is not None:  # where photos are fetched from (getFile's files)
-        builder = builder.base_file_url(settings.file_url)
     application: BotApplication = builder.build()
     count = default_processes() if processes is None else processes
     threads = workers or default_workers()
@@ -125,8 +110,9 @@ def build_application(
         db=db,
         service=GameService(db),
         pool=ThreadPoolExecutor(max_workers=threads, thread_name_prefix="solver"),
-        solver_pool=solver_processes(count) if count else None,
-        new_solver_pool=(lambda: solver_processes(count)) if count else None,
+        solver_pool=solver_processes(count, settings.solver_memory_limit) if count else None,
+        new_solver_pool=(lambda: solver_processes(count, settings.solver_memory_limit)) if count else None,
+        solver_count=count,
         turns=Turns(slots=count + 1 if count else threads),
     )
     add_handlers(application)

@@ -1,5 +1,11 @@
 """Sending replies: text, photos (with the "sending a photo" action during long work), posts to a group.
 
+Every request goes through ``FittingBot``, so no reply is ever longer than
+Telegram takes: a long text is split into a few messages (at line breaks, else
+between words), the buttons on the last; a caption, an edit or an alert is
+shortened, with "…" where it was cut. A rack of a thousand tiles is then two
+messages, not "Message is too long" and a traceback.
+
 A post to a group that has become a supergroup fails with ``ChatMigrated``;
 the game then follows the chat to its new id and the post is sent again.
 """
@@ -11,10 +17,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ChatAction
+from telegram.constants import CallbackQueryLimit, ChatAction, MessageLimit
 from telegram.error import ChatMigrated, TelegramError
+from telegram.ext import ExtBot
 
 from bot.game import GameState
 from bot.telegram.context import BotContext
@@ -23,6 +31,95 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 
 log = logging.getLogger(__name__)
+
+TEXT_LIMIT = int(MessageLimit.MAX_TEXT_LENGTH)
+CAPTION_LIMIT = int(MessageLimit.CAPTION_LENGTH)
+ALERT_LIMIT = int(CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
+#: A long text goes out as at most this many messages (the last one shortened if need be): a reply stays a
+#: reply, and a group's 20 messages a minute are not spent on one answer.
+MOST_PARTS = 3
+CUT = "…"
+
+
+def size(text: str) -> int:
+    """Telegram's length of a text: UTF-16 code units (an emoji outside the BMP counts twice)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _fitting(text: str, limit: int) -> int:
+    """How many characters of ``text`` fit in ``limit`` (Telegram's units), ending at a line break or a space
+    when one is in the second half of that room."""
+    room, used = 0, 0
+    for ch in text:
+        used += 2 if ord(ch) > 0xFFFF else 1
+        if used > limit:
+            break
+        room += 1
+    if room >= len(text):
+        return room
+    for mark in ("\n", " "):
+        at = text.rfind(mark, 0, room + 1)  # the break itself may fall just past the room: it is dropped
+        if at > room // 2:
+            return at
+    return room
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` itself when it fits, else as much as fits with "…" at the end."""
+    if size(text) <= limit:
+        return text
+    return text[: _fitting(text, limit - size(CUT))].rstrip() + CUT
+
+
+def parts(text: str, limit: int = TEXT_LIMIT, most: int = MOST_PARTS) -> list[str]:
+    """``text`` as at most ``most`` messages of at most ``limit`` each, split at line breaks or between words."""
+    out: list[str] = []
+    rest = text
+    while size(rest) > limit and len(out) < most - 1:
+        cut = _fitting(rest, limit)
+        out.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    out.append(shortened(rest, limit))
+    return [p for p in out if p] or [text]
+
+
+class FittingBot(ExtBot[Any]):
+    """PTB's bot, with every text, caption and alert fitted to Telegram's limits before it is sent.
+
+    Replies are plain text (no entities or parse mode), so any cut is safe.
+    """
+
+    async def send_message(self, chat_id: int | str, text: str, *args: Any, **kwargs: Any) -> Message:
+        """A long text as several messages: the quote on the first, the buttons on the last (returned)."""
+        pieces = parts(text)
+        for i, piece in enumerate(pieces[:-1]):
+            first = {k: v for k, v in kwargs.items() if k != "reply_markup"}
+            if i > 0:
+                first.pop("reply_parameters", None)
+                first.pop("reply_to_message_id", None)
+            await super().send_message(chat_id, piece, *args, **first)
+        if len(pieces) > 1:
+            kwargs.pop("reply_parameters", None)
+            kwargs.pop("reply_to_message_id", None)
+        return await super().send_message(chat_id, pieces[-1], *args, **kwargs)
+
+    async def send_photo(self, chat_id: int | str, photo: Any, *args: Any, **kwargs: Any) -> Message:
+        if isinstance(kwargs.get("caption"), str):
+            kwargs["caption"] = shortened(kwargs["caption"], CAPTION_LIMIT)
+        return await super().send_photo(chat_id, photo, *args, **kwargs)
+
+    async def edit_message_text(self, text: str, *args: Any, **kwargs: Any) -> Message | bool:
+        return await super().edit_message_text(shortened(text, TEXT_LIMIT), *args, **kwargs)
+
+    async def edit_message_caption(self, *args: Any, **kwargs: Any) -> Message | bool:
+        if isinstance(kwargs.get("caption"), str):
+            kwargs["caption"] = shortened(kwargs["caption"], CAPTION_LIMIT)
+        return await super().edit_message_caption(*args, **kwargs)
+
+    async def answer_callback_query(self, callback_query_id: str, *args: Any, **kwargs: Any) -> bool:
+        if isinstance(kwargs.get("text"), str):
+            kwargs["text"] = shortened(kwargs["text"], ALERT_LIMIT)
+        return await super().answer_callback_query(callback_query_id, *args, **kwargs)
 
 
 def label(context: BotContext, chat: Chat) -> str:
@@ -62,7 +159,7 @@ async def show(
 ) -> Message:
     chat = update.effective_chat
     assert chat is not None
-    caption = (label(context, chat) + caption)[:1024]
+    caption = label(context, chat) + caption
     message = update.message
     if message is not None and is_group(chat):
         return await message.reply_photo(photo, caption=caption, reply_markup=markup, do_quote=True)

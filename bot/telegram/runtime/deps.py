@@ -18,8 +18,9 @@ from telegram.ext import ContextTypes
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
-from bot.telegram.runtime.processes import SolverProcesses
 from bot.telegram.runtime.turns import Turns
+from bot.telegram.words.texts import TOO_LARGE
+from solver.errors import RummikubError
 
 KEY = "rummikub"
 log = logging.getLogger(__name__)
@@ -43,13 +44,10 @@ class Deps:
     db: Database
     service: GameService
     pool: Executor
-    solver_pool: SolverProcesses | None = None
-    new_solver_pool: Callable[[], SolverProcesses] | None = None
+    solver_pool: Executor | None = None
+    new_solver_pool: Callable[[], Executor] | None = None
+    solver_count: int = 0
     turns: Turns = field(default_factory=lambda: Turns(slots=3))
-
-    @property
-    def solver_count(self) -> int:
-        return self.solver_pool.count if self.solver_pool is not None else 0
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run CPU work (SCIP, Pillow, the puzzle search) in the thread pool, never on the event loop."""
@@ -65,21 +63,25 @@ class Deps:
         """Run a solve-plan-draw of a position (``tiles`` on rack and table) in the solver pool.
 
         The thread pool stands in when there is none. While the pool is busy, waiting work goes in
-        smallest first (``Turns``). A solver process that dies (out of memory, a crash in native
-        code) breaks the whole pool; the pool is then replaced and the work tried once more, so one
-        bad moment does not stop every later answer.
+        smallest first (``Turns``). A solver process that dies (a crash in native code) breaks the
+        whole pool; the pool is then replaced and the work tried once more, so one bad moment does not
+        stop every later answer. Work that outgrows a solver process's memory cap is answered as too
+        large (``TooLarge``).
         """
         loop = asyncio.get_running_loop()
         call = functools.partial(work, *args, **kwargs)
         async with self.turns.turn(tiles):
-            return await self._run(loop, call)
+            try:
+                return await self._run(loop, call)
+            except MemoryError:
+                raise TooLarge(TOO_LARGE.format(limit=self.settings.solver_memory_limit)) from None
 
     async def _run(self, loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> T:
         pool = self.solver_pool
         if pool is None:
             return await loop.run_in_executor(self.pool, call)
         try:
-            return await pool.run(call)
+            return await loop.run_in_executor(pool, call)
         except BrokenExecutor:
             if self.new_solver_pool is None:
                 raise
@@ -87,15 +89,20 @@ class Deps:
             replacement = self.solver_pool
             if replacement is pool:  # the first answer to notice replaces it; the others just retry
                 replacement = self.solver_pool = self.new_solver_pool()
-                await pool.close()
+                pool.shutdown(wait=False, cancel_futures=True)
             assert replacement is not None, "a pool is only replaced, never dropped"
-            return await replacement.run(call)
+            return await loop.run_in_executor(replacement, call)
 
     async def close(self) -> None:
+        """Stop taking work; let the solver processes finish what they hold and leave."""
         self.pool.shutdown(wait=False, cancel_futures=True)
         if self.solver_pool is not None:
-            await self.solver_pool.close()
+            await asyncio.to_thread(self.solver_pool.shutdown, wait=True, cancel_futures=True)
         await self.db.dispose()
+
+
+class TooLarge(RummikubError):
+    """A solve that outgrew a solver process's memory cap: answered with the limit, not a traceback."""
 
 
 def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:

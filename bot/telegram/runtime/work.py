@@ -8,7 +8,7 @@ Pillow while it encodes, which keeps the event loop answering other chats.
 from __future__ import annotations
 
 import logging
-import os
+import resource
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,22 +94,20 @@ def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rul
     return render_solution(play, show_rack=False), play.points_placed
 
 
-def worker_start() -> None:
-    """A solver process: Ctrl-C is the bot's to handle (it stops the pool), then warm up and settle."""
+def worker_start(memory_mib: int = 0) -> None:
+    """A solver process: Ctrl-C is the bot's to handle (it stops the pool), then warm up, settle and cap memory."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    as_batch()
     warm()
     collector.settle()
+    cap_memory(memory_mib)
 
 
-def as_batch() -> None:
-    """Tell Linux this process is CPU-bound work (``SCHED_BATCH``), where it can.
-
-    A solver process that wakes for its next call then does not preempt the event loop in the middle of
-    its work; in bursts that made the median answer about 6 % sooner (BENCHMARKS.md, Bot).
-    """
-    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_BATCH"):
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+def cap_memory(mib: int) -> None:
+    """Limit this process's address space to ``mib`` MiB (0: no limit), so a solve that would outgrow it
+    fails with ``MemoryError`` here (answered as too large) instead of taking the machine's memory."""
+    if mib > 0:
+        limit = mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def warm(*, table_forms: bool = True) -> None:

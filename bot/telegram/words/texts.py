@@ -58,6 +58,10 @@ STALE_RACK = (
 STALE_BUTTON = "This button is from an earlier question or game; nothing was done"
 UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
 NOT_UNDERSTOOD = "Send me tiles like 3R 4R J, or lines starting with rack: and table:. /help explains."
+TOO_LARGE = (
+    "That position is too large: solving it needs more than the {limit} MiB of memory I may use for one answer. "
+    "Try it with fewer tiles."
+)
 TOO_LONG = "That message is too long ({length} characters); I read at most {limit}. Send the rack and the table apart."
 PRIVATE_ONLY = "Racks are private: tap the button to set yours in our chat."
 SLOW_DOWN = (
