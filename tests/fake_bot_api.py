@@ -283,6 +283,7 @@ class FakeBotApi:
         self._update_ids = UPDATE_IDS  # one sequence for every fake, as Telegram's own goes on over restarts
         self._message_ids = itertools.count(1000)
         self._changed: asyncio.Condition | None = None
+        self._posting: dict[int, asyncio.Task[None]] = {}
         self._server: tornado.httpserver.HTTPServer | None = None
         self._confirmed = 0
         self._closing = False
@@ -336,15 +337,20 @@ class FakeBotApi:
         self.offered_at[update["update_id"]] = time.perf_counter()
         if self.hooks:  # webhook mode: Telegram posts it (and posts again until it hears 200)
             target = self.hooks[int(update["update_id"]) % len(self.hooks)]
-            asyncio.get_running_loop().create_task(self._post(target, update))
+            # one chat's updates one after another (its next once the last is answered), chats at once
+            chat = _chat_of(update)
+            before = self._posting.get(chat)
+            self._posting[chat] = asyncio.get_running_loop().create_task(self._post(target, update, before))
         else:
             self._updates.append(update)
             self._notify()
         return int(update["update_id"])
 
-    async def _post(self, target: tuple[str, str], update: Json) -> None:
+    async def _post(self, target: tuple[str, str], update: Json, after: asyncio.Task[None] | None) -> None:
         """Deliver one update to a webhook as Telegram does: POST with the secret header, again after a
         failure (a bot process down) until it is answered 200, for ``HOOK_PATIENCE`` seconds."""
+        if after is not None:
+            await asyncio.gather(after, return_exceptions=True)
         url, secret = target
         deadline = time.monotonic() + HOOK_PATIENCE
         async with httpx.AsyncClient() as client:
@@ -759,3 +765,14 @@ def _decode(spec: Spec, method: str, raw: dict[str, Any]) -> Json:
             value = json.loads(text)
         out[name] = value
     return out
+
+
+def _chat_of(update: Json) -> int:
+    """The chat an update belongs to (a button's: its message's chat)."""
+    if "message" in update:
+        return int(update["message"]["chat"]["id"])
+    query = update.get("callback_query", {})
+    message = query.get("message")
+    if message is not None:
+        return int(message["chat"]["id"])
+    return int(query.get("from", {}).get("id", 0))

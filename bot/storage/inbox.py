@@ -116,8 +116,19 @@ def _owner() -> str:
 class Inbox:
     db: Database
     claim_seconds: float = CLAIM_SECONDS
+    #: How long an update waits before it is handled (webhooks): Telegram may post a chat's updates over
+    #: several connections at once, so one can arrive a moment before the update sent ahead of it; handled
+    #: only after this, they are taken in Telegram's order. Polling gets them in order: 0.
+    settle: float = 0.0
     owner: str = field(default_factory=_owner)
     clock: Callable[[], float] = time.time
+
+    def _ready(self) -> Any:
+        """The deliveries still to handle that have settled."""
+        waiting = Delivery.handled_at.is_(None)
+        if self.settle <= 0:
+            return waiting
+        return waiting & (Delivery.received_at <= utcnow() - timedelta(seconds=self.settle))
 
     # -- arriving ---------------------------------------------------------------------------------------
 
@@ -157,7 +168,7 @@ class Inbox:
         held = select(Claim.chat_id).where(Claim.until >= now, Claim.owner != self.owner)
         statement = (
             select(Delivery.chat_id)
-            .where(Delivery.handled_at.is_(None), Delivery.chat_id.not_in(held))
+            .where(self._ready(), Delivery.chat_id.not_in(held))
             .group_by(Delivery.chat_id)
             .order_by(func.min(Delivery.update_id))
             .limit(limit)
@@ -218,7 +229,7 @@ class Inbox:
         kills the process each time, is given up after ``MOST_ATTEMPTS``)."""
         statement = (
             select(Delivery.update_id, Delivery.user_id, Delivery.payload, Delivery.attempts, Delivery.kind)
-            .where(Delivery.chat_id == chat_id, Delivery.handled_at.is_(None))
+            .where(Delivery.chat_id == chat_id, self._ready())
             .order_by(Delivery.update_id)
             .limit(1)
         )

@@ -49,7 +49,14 @@ class Dispatcher:
         self._swept = 0.0
 
     def wake(self, chats: set[int] | None = None) -> None:
-        """New updates were stored (for ``chats``): look for them now rather than at the next sweep."""
+        """New updates were stored (for ``chats``): look for them now (once they have settled, with webhooks)
+        rather than at the next sweep."""
+        if self.inbox.settle > 0 and chats:
+            asyncio.get_running_loop().call_later(self.inbox.settle + 0.005, self._woken, chats)
+            return
+        self._woken(chats)
+
+    def _woken(self, chats: set[int] | None) -> None:
         if chats:
             self._fresh |= chats
         self._wake.set()

@@ -22,6 +22,9 @@ from bot.telegram.runtime.webhook import Receiver, derived_secret, listen
 
 log = logging.getLogger(__name__)
 
+#: With webhooks, how long an update waits for one Telegram sent ahead of it over another connection.
+SETTLE = 0.1
+
 
 @dataclass(frozen=True, slots=True)
 class Webhook:
@@ -54,7 +57,8 @@ async def serving(
 ) -> AsyncIterator[Serving]:
     """Run the bot until the block ends. ``register``: tell Telegram the webhook (a test may not want to)."""
     deps: Deps = application.bot_data[KEY]
-    inbox = Inbox(deps.db, claim_seconds=deps.settings.claim_seconds)
+    settle = SETTLE if webhook is not None else 0.0
+    inbox = Inbox(deps.db, claim_seconds=deps.settings.claim_seconds, settle=settle)
     dispatcher = Dispatcher(application, inbox)
     await application.initialize()
     dispatching: asyncio.Task[None] | None = None
