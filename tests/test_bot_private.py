@@ -169,9 +169,11 @@ async def test_start_help_rules_new_status_fit_and_the_example(tmp_path: Path) -
         assert "3-6R" in helped.text and "/solve" in helped.text
 
         new = await s.ask(ALICE, "/new meld=25 jokers=1")
-        assert "meld=25" in new.text and "jokers=1" in new.text
+        assert new.text.startswith("New game (standard rules except: 1 joker; a first play (initial meld) of at least 25")
         rules = await s.ask(ALICE, "/rules")
-        assert "meld=25" in rules.text
+        assert rules.text.startswith("Standard rules, except: 1 joker; a first play (initial meld) of at least 25 points")
+        assert "In full: numbers 1 to 13 in four colours (red, blue, black and orange); two copies of each" in rules.text
+        assert "=" not in rules.text.splitlines()[0]
 
         await s.ask(ALICE, "/rack 1B 2B")
         await s.ask(ALICE, "/table 4R 5R 6R | 3B 3K 3O")

@@ -30,6 +30,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
+from bot.telegram.words import rules as rule_words
 from solver.errors import RummikubError
 from solver.notation import format_tiles
 
@@ -217,7 +218,7 @@ async def tell_rack_mismatch(context: BotContext, state: GameState, played: Play
     why = f"it did not hold {lacked}" if lacked else "it no longer fits the deck with the table"
     text = (
         f"{where}Your play of {replies.tiles_text(played.placed, state.rules)} is recorded, but your rack as I have "
-        f"it does not match: {why}. Send your rack again: /rack 3R 4R 5R J"
+        f"it does not match: {why}. Send your rack again: /rack {rule_words.example_tiles(state.rules)}"
     )
     try:
         await context.bot.send_message(p.user_id, text)

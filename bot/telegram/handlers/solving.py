@@ -34,6 +34,7 @@ from bot.telegram.runtime.work import Answer, answer_for, group_picture, solve_p
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import SHOWN, fingerprint
 from bot.telegram.words import replies, texts
+from bot.telegram.words import rules as rule_words
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
@@ -44,7 +45,7 @@ from solver.solve import solve
 
 def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
     if not me.rack:
-        raise NoTiles("your rack is empty; send it first: /rack 3R 4R 5R J")
+        raise NoTiles(f"your rack is empty; send it first: /rack {rule_words.example_tiles(state.rules)}")
     return (me.rack, state.table, state.rules, objective, not me.melded, d.settings.solver_time_limit)
 
 

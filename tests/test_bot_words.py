@@ -1,0 +1,40 @@
+"""Replies that read like a person wrote them, end to end: the rules in words, examples that keep to the
+game's rules, an empty rack, the same play under the other goal, the played tiles in the order of the sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot_support import ALICE, session
+
+
+async def test_rules_of_the_boxed_game_read_as_a_sentence(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/new")
+        rules = await s.ask(ALICE, "/rules")
+        assert rules.text.startswith(
+            "Standard rules: numbers 1 to 13 in four colours (red, blue, black and orange); two copies of each; "
+            "2 jokers; sets of at least 3 tiles; a first play (initial meld) of at least 30 points from your own "
+            "rack; a joker counts 30 points."
+        )
+        assert "smallest_set" not in rules.text and "=" not in rules.text.splitlines()[0]
+
+
+async def test_a_game_without_jokers_never_suggests_one(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        new = await s.ask(ALICE, "/new jokers=0")
+        assert new.text == "New game (standard rules except: no jokers).\nSend your rack: /rack 3R 4R 5R 7B"
+        rules = await s.ask(ALICE, "/rules")
+        assert rules.text.startswith("Standard rules, except: no jokers.\nIn full: ")
+        assert "joker counts" not in rules.text
+        asked = await s.ask(ALICE, "rack:")
+        assert asked.text == "Send your rack after rack:, like rack: 3R 4R 5R 7B"
+        for answer in (new, rules, asked):
+            assert " J" not in answer.text
+
+
+async def test_a_one_colour_deck_suggests_tiles_of_that_colour(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        new = await s.ask(ALICE, "/new colours=1 numbers=9 jokers=1")
+        assert new.text.endswith("Send your rack: /rack 3R 4R 5R J")
+        assert "numbers 1 to 9 in one colour (red)" in new.text
