@@ -38,3 +38,14 @@ async def test_a_one_colour_deck_suggests_tiles_of_that_colour(tmp_path: Path) -
         new = await s.ask(ALICE, "/new colours=1 numbers=9 jokers=1")
         assert new.text.endswith("Send your rack: /rack 3R 4R 5R J")
         assert "numbers 1 to 9 in one colour (red)" in new.text
+
+
+async def test_an_empty_rack_is_called_empty(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/new")
+        board = await s.ask(ALICE, "/rack")
+        assert board.text.startswith("Your rack is empty.")
+        status = await s.ask(ALICE, "/status")
+        assert "Your rack is empty." in status.text
+        for answer in (board, status):
+            assert "(none)" not in answer.text and "0 tiles" not in answer.text

@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.game import GameResult, GameState, PlayerState
 from bot.telegram import callbacks
 from bot.telegram.links import deep_link
+from bot.telegram.words.rules import example_draw, example_tiles
 from solver.notation import format_tiles
 from solver.rules import Rules
 from solver.solution import Objective, Solution
@@ -45,7 +46,7 @@ def summary(solution: Solution) -> str:
 def solve_caption(solution: Solution, moves: Sequence[str]) -> str:
     """Summary, numbered moves, rack left; cut to fit a photo caption."""
     head = summary(solution)
-    tail = f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
+    tail = rack_left(solution)
     lines: list[str] = []
     for i, move in enumerate(moves, start=1):
         line = f"{i}. {move}"
@@ -60,15 +61,22 @@ def solve_caption(solution: Solution, moves: Sequence[str]) -> str:
     return text[:CAPTION_LIMIT]
 
 
+def rack_left(solution: Solution) -> str:
+    """What the play leaves on the rack; a play that empties it says so."""
+    if not solution.rack_left:
+        return "Your rack is empty after this play."
+    return f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
+
+
 def no_play(solution: Solution) -> str:
     rack = tiles_text(solution.rack_left, solution.rules)
+    draw = f"Draw a tile: /draw {example_draw(solution.rules)}, then /pass."
     if solution.initial_meld:
         return (
-            f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). "
-            "Draw a tile: /draw 7B, then /pass.\n"
+            f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). {draw}\n"
             "Already made your initial meld? Send /meld, then /solve plays onto the table."
         )
-    return f"No play with your rack ({rack}). Draw a tile: /draw 7B, then /pass."
+    return f"No play with your rack ({rack}). {draw}"
 
 
 def objective_code(objective: Objective) -> str:
@@ -135,12 +143,14 @@ def table_header(state: GameState) -> str:
 
 
 def rack_text(player: PlayerState, rules: Rules) -> str:
+    if not player.rack:
+        return "Your rack is empty."
     return f"Your rack ({plural(len(player.rack), 'tile')}): {tiles_text(player.rack, rules)}"
 
 
 def rack_answer(player: PlayerState, rules: Rules) -> str:
     """The answer to a rack set (typed or tapped): the rack, and what to do next."""
-    hint = "\n/solve for your best play." if player.rack else "\nSet it: /rack 3R 4R 5R J"
+    hint = "\n/solve for your best play." if player.rack else f"\nSet it: /rack {example_tiles(rules)}"
     return rack_text(player, rules) + hint
 
 
