@@ -49,3 +49,26 @@ async def test_an_empty_rack_is_called_empty(tmp_path: Path) -> None:
         assert "Your rack is empty." in status.text
         for answer in (board, status):
             assert "(none)" not in answer.text and "0 tiles" not in answer.text
+
+
+async def test_the_other_objective_finding_the_same_play_says_so(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        photo = await s.ask(ALICE, "rack: 10R 11R 12R 13R 5B\ntable: 6R 7R 8R", methods=("sendPhoto",))
+        assert photo.text.startswith("Best opening (most tiles): 4 tiles, 46 points: 10R 11R 12R 13R")
+        same = await s.tap(ALICE, photo, "Most points instead")
+        assert same.method == "sendMessage"
+        assert same.text == "The play with the most points is the same one: tap ✅ I played this above to record it."
+        done = await s.tap(ALICE, photo, "I played this")
+        assert done.text.startswith("Played 10R 11R 12R 13R.")
+
+
+async def test_the_other_objective_finding_another_play_sends_it(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack J 1R 2R 4R 13B 13K")
+        await s.ask(ALICE, "/meld")
+        tiles = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        assert tiles.text.startswith("Best play (most tiles): 4 tiles, 37 points")
+        points = await s.tap(ALICE, tiles, "Most points instead")
+        assert points.method == "sendPhoto" and points.text.startswith("Best play (most points): 3 tiles, 56 points")
+        back = await s.tap(ALICE, points, "Most tiles instead")  # the same as the first answer, but not the last
+        assert back.method == "sendPhoto" and back.text == tiles.text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 from collections.abc import Awaitable
 from typing import Any
 
@@ -63,18 +64,30 @@ async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Obje
 async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Objective, stamp: str) -> Solution:
     """The play the answer showed (kept in the database); solved again only for an answer from before the
     shown plays were kept (the fingerprint proves the position is the same)."""
-    try:
-        kept = await d.service.question(suggestions.token(state.id, me.user_id, objective))
-    except AlreadyAnswered:
-        kept = None
-    if kept is not None and kept.payload.get("stamp") == stamp:
-        shown = suggestions.rebuilt(kept.payload, state, me, objective)
-        if shown is not None:
-            return shown
+    shown = await shown_before(d, state, me, objective, stamp)
+    if shown is not None:
+        return shown
     rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
     return await d.solving_position(
         _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit
     )
+
+
+async def shown_before(d: Deps, state: GameState, me: PlayerState, objective: Objective, stamp: str) -> Solution | None:
+    """The play last shown to this player for this objective, if it was shown for this very position."""
+    try:
+        kept = await d.service.question(suggestions.token(state.id, me.user_id, objective))
+    except AlreadyAnswered:
+        return None
+    if kept is None or kept.payload.get("stamp") != stamp:
+        return None
+    return suggestions.rebuilt(kept.payload, state, me, objective)
+
+
+async def same_as_shown(d: Deps, state: GameState, me: PlayerState, solution: Solution, shown: Objective) -> bool:
+    """The new answer puts down exactly the tiles of the play already shown for the other objective."""
+    before = await shown_before(d, state, me, shown, fingerprint(state, me, shown))
+    return before is not None and Counter(before.placed) == Counter(solution.placed)
 
 
 def _tiles(state: GameState, me: PlayerState) -> int:
@@ -89,8 +102,11 @@ async def send_answer(
     me: PlayerState,
     objective: Objective,
     pending: Awaitable[Answer] | None = None,
+    *,
+    instead_of: Objective | None = None,
 ) -> None:
-    """Solve (or take ``pending``, a solve already started for this position) and send the picture."""
+    """Solve (or take ``pending``, a solve already started for this position) and send the picture. Asked
+    ``instead_of`` another objective, a play that is the same as the one shown says so rather than repeat it."""
     chat, _ = speaker(update)
     d = deps(context)
     async with photo_coming(context, chat):
@@ -98,6 +114,9 @@ async def send_answer(
     solution = answer.solution
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))
+        return
+    if instead_of is not None and await same_as_shown(d, state, me, solution, instead_of):
+        await say(update, context, replies.same_play(objective))
         return
     stamp = fingerprint(state, me, objective)
     # kept before it is shown: "I played this" must find it in any process, after any restart
@@ -131,7 +150,9 @@ async def other_objective(update: Update, context: BotContext) -> None:
     ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
-    await send_answer(update, context, state, me, replies.objective_of(code))
+    objective = replies.objective_of(code)
+    shown = Objective.TILES if objective is Objective.POINTS else Objective.POINTS
+    await send_answer(update, context, state, me, objective, instead_of=shown)
 
 
 SUGGESTION = "suggestion"

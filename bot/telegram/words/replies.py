@@ -100,6 +100,12 @@ def solve_buttons(game_id: int, solution: Solution, fingerprint: str) -> InlineK
     )
 
 
+def same_play(objective: Objective) -> str:
+    """The other objective's best play is the one already shown: said, not sent again."""
+    goal = "most points" if objective is Objective.POINTS else "most tiles"
+    return f"The play with the {goal} is the same one: tap ✅ I played this above to record it."
+
+
 def group_buttons(bot_username: str, invite: str, *, join: bool) -> InlineKeyboardMarkup:
     """Join (in the group) and the deep link to the player's private chat, already tied to this game."""
     row = [InlineKeyboardButton("🔒 My rack", url=deep_link(bot_username, invite))]
