@@ -169,7 +169,7 @@ def layout_solution(
         legend = tuple((m, words[m]) for m in (Mark.RACK, Mark.MOVED, Mark.PLAIN) if m in used)
     rack = tuple(sorted(solution.rack_left, key=solution.rules.tile_key)) if show_rack else None
     if not solution.has_play:
-        caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack: empty"
+        caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack is empty"
     elif not solution.rack_left:
         caption = "Rack left: empty, you win!"
     else:
@@ -192,7 +192,7 @@ def layout_table(
     """A plain table (no highlights), optionally with a header and the rack below."""
     marks = tuple(tuple(Mark.PLAIN for _ in s.tiles) for s in sets)
     ordered = tuple(sorted(rack, key=rules.tile_key)) if rack is not None else None
-    caption = f"Rack: {_count(len(rack))}" if rack else "Rack: empty"
+    caption = f"Rack: {_count(len(rack))}" if rack else "Your rack is empty"
     content = _Content(header, (), tuple(sets), marks, ordered, caption)
     return _fit(content, width, scale)
 

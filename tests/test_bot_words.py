@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.telegram.runtime.work import table_picture
+from render.layout import layout_table
+from solver.rules import STANDARD
 from tests.bot_support import ALICE, session
 
 
@@ -72,3 +75,14 @@ async def test_the_other_objective_finding_another_play_sends_it(tmp_path: Path)
         assert points.method == "sendPhoto" and points.text.startswith("Best play (most points): 3 tiles, 56 points")
         back = await s.tap(ALICE, points, "Most tiles instead")  # the same as the first answer, but not the last
         assert back.method == "sendPhoto" and back.text == tiles.text
+
+
+async def test_an_empty_tables_picture_says_it_is_empty_once(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/new")
+        shown = await s.ask(ALICE, "/table", methods=("sendPhoto",))
+        assert shown.text == "No sets yet. Set the table: /table 6R 7R 8R"
+        # the picture has no heading that repeats it: it is the bare table with the empty rack below
+        assert shown.photo == table_picture([], STANDARD, [], None)
+        texts = [t.text for t in layout_table([], STANDARD, rack=[]).texts]
+        assert texts == ["The table is empty", "Your rack is empty"]

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.game import GameResult, GameState, PlayerState
 from bot.telegram import callbacks
 from bot.telegram.links import deep_link
-from bot.telegram.words.rules import example_draw, example_tiles
+from bot.telegram.words.rules import example_draw, example_table, example_tiles
 from solver.notation import format_tiles
 from solver.rules import Rules
 from solver.solution import Objective, Solution
@@ -143,9 +143,15 @@ def players_text(state: GameState) -> str:
     return "\n".join(lines) or "No players yet: /join"
 
 
-def table_header(state: GameState) -> str:
+def table_header(state: GameState) -> str | None:
+    """The picture's heading; none for an empty table, whose picture already says it is empty."""
     tiles = sum(len(s) for s in state.table)
-    return f"Table: {plural(len(state.table), 'set')}, {plural(tiles, 'tile')}" if state.table else "The table is empty"
+    return f"Table: {plural(len(state.table), 'set')}, {plural(tiles, 'tile')}" if state.table else None
+
+
+def empty_table(rules: Rules) -> str:
+    """The caption under an empty table's picture: how to set it (the picture says it is empty)."""
+    return f"No sets yet. Set the table: /table {example_table(rules)}"
 
 
 def rack_text(player: PlayerState, rules: Rules) -> str:

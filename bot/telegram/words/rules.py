@@ -93,6 +93,13 @@ def example_tiles(rules: Rules) -> str:
     return format_tiles(tiles, rules)
 
 
+def example_table(rules: Rules) -> str:
+    """A set to copy onto the table, like 6R 7R 8R."""
+    length = min(rules.smallest_set, rules.numbers)
+    start = max(1, min(6, rules.numbers - length + 1))
+    return format_tiles([Tile(n, rules.colour_order[0]) for n in range(start, start + length)], rules)
+
+
 def example_tile(rules: Rules) -> Tile:
     """One tile to draw, like 7B: the second colour if there is one."""
     colour = rules.colour_order[1] if rules.colours > 1 else rules.colour_order[0]
