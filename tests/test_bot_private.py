@@ -24,7 +24,7 @@ async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_pa
         assert photo.photo is not None and photo.photo.startswith(PNG)
         width, height = png_size(photo.photo)
         assert width >= 200 and height >= 100
-        assert photo.text.startswith("Best play (most tiles): 5 tiles, 49 points: 3R 4R 5R 7B J")
+        assert photo.text.startswith("Best play (most tiles): 5 tiles, 49 points: 3R 4R 5R J | 7B\n")
         assert "\n1. " in photo.text and "\n2. " in photo.text
         assert photo.text.endswith("Rack left: 11K")
         assert photo.button("I played this")["callback_data"].startswith("p:")

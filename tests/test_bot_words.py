@@ -86,3 +86,14 @@ async def test_an_empty_tables_picture_says_it_is_empty_once(tmp_path: Path) -> 
         assert shown.photo == table_picture([], STANDARD, [], None)
         texts = [t.text for t in layout_table([], STANDARD, rack=[]).texts]
         assert texts == ["The table is empty", "Your rack is empty"]
+
+
+async def test_the_tiles_played_are_listed_set_by_set_in_the_order_of_the_table(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/table 4B 5B 6B | 1R 2R 3R")
+        await s.ask(ALICE, "/rack 4R 7B")
+        await s.ask(ALICE, "/meld")
+        photo = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        assert photo.text.startswith("Best play (most tiles): 2 tiles, 11 points: 7B | 4R\n")  # not 4R 7B
+        done = await s.tap(ALICE, photo, "I played this")
+        assert done.text.startswith("Played 7B | 4R.")

@@ -229,7 +229,7 @@ async def play_suggestion(
             await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
     after = played.state
     mine = seat_of(after, user)
-    placed = replies.tiles_text(played.placed, after.rules)
+    placed = replies.placed_text(solution)
     lines = [f"{label(context, chat)}Played {placed}."]
     lines.append(replies.rack_text(mine, after.rules) if mine.rack else texts.WON)
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]

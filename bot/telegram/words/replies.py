@@ -31,12 +31,23 @@ def tiles_text(tiles: Sequence[Tile], rules: Rules) -> str:
     return format_tiles(tiles, rules) or "(none)"
 
 
+def placed_text(solution: Solution) -> str:
+    """The tiles a play puts down, set by set in the order of the new table (a set's tiles in its order), so
+    they can be found on the picture: "3R 4R 5R J | 7B"."""
+    sets = []
+    for tile_set, origins in zip(solution.table, solution.origins, strict=True):
+        mine = [t for t, o in zip(tile_set.tiles, origins, strict=True) if o.from_rack]
+        if mine:
+            sets.append(" ".join(str(t) for t in mine))
+    return " | ".join(sets) or "no tile"
+
+
 def summary(solution: Solution) -> str:
     what = "Best opening" if solution.initial_meld else "Best play"
     goal = "most points" if solution.objective is Objective.POINTS else "most tiles"
     line = (
         f"{what} ({goal}): {plural(solution.tiles_placed, 'tile')}, {plural(solution.points_placed, 'point')}: "
-        f"{tiles_text(solution.placed, solution.rules)}"
+        f"{placed_text(solution)}"
     )
     if not solution.optimal:
         line += "\n(best found in the time allowed; there may be better)"
