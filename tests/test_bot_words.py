@@ -97,3 +97,59 @@ async def test_the_tiles_played_are_listed_set_by_set_in_the_order_of_the_table(
         assert photo.text.startswith("Best play (most tiles): 2 tiles, 11 points: 7B | 4R\n")  # not 4R 7B
         done = await s.tap(ALICE, photo, "I played this")
         assert done.text.startswith("Played 7B | 4R.")
+
+
+async def test_an_opening_offers_the_bigger_play_onto_the_table_in_the_same_answer(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7B")
+        await s.ask(ALICE, "/rack 10R 11R 12R 13R 9B 5R")  # a newcomer mid-game who never sent /meld
+        opening = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        assert opening.text.startswith("Best opening (most tiles): 4 tiles, 46 points: 10R 11R 12R 13R")
+        assert opening.text.endswith(
+            "Made your initial meld already? Playing onto the table puts down more (5 tiles, 51 points): "
+            "tap I have melded: play onto the table."
+        )
+        assert opening.button("I played this") and opening.button("Most points instead")
+        onto = await s.tap(ALICE, opening, "I have melded: play onto the table")
+        assert onto.method == "sendPhoto" and onto.text.startswith("Best play (most tiles): 5 tiles, 51 points")
+        assert "I have melded" not in onto.text and not any("I have melded" in b["text"] for b in onto.buttons)
+        assert (await s.player(ALICE.id, ALICE)).melded
+        done = await s.tap(ALICE, onto, "I played this")
+        assert done.text.startswith("Played ")
+
+
+async def test_an_opening_as_big_as_the_play_onto_the_table_offers_nothing_more(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/table 1B 2B 3B")
+        await s.ask(ALICE, "/rack 10R 11R 12R 13R")
+        opening = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        assert opening.text.startswith("Best opening (most tiles): 4 tiles")
+        assert "initial meld" not in opening.text
+        assert not any("I have melded" in b["text"] for b in opening.buttons)
+
+
+async def test_no_opening_but_a_play_onto_the_table_offers_it_with_a_button(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/table 6R 7R 8R")
+        await s.ask(ALICE, "/rack 5R 1K")
+        none = await s.ask(ALICE, "/solve")
+        assert none.text.startswith("No opening worth 30 points from your rack yet (5R 1K). Draw a tile: /draw 7B")
+        assert none.text.endswith(
+            "Playing onto the table puts down more (1 tile, 5 points): tap I have melded: play onto the table."
+        )
+        onto = await s.tap(ALICE, none, "I have melded: play onto the table")
+        assert onto.method == "sendPhoto" and onto.text.startswith("Best play (most tiles): 1 tile, 5 points: 5R")
+
+
+async def test_a_forged_melded_button_changes_nothing(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/table 6R 7R 8R")
+        await s.ask(ALICE, "/rack 5R 1K")
+        none = await s.ask(ALICE, "/solve")
+        for forged, said in (("m:99999:t", "There is no game 99999"), ("m:1:x", "earlier")):
+            none.buttons[0]["callback_data"] = forged
+            mark = s.fake.mark()
+            s.fake.tap(ALICE, none, "I have melded: play onto the table")
+            alert = await s.fake.call("answerCallbackQuery", mark)
+            assert said in alert.params.get("text", "")
+        assert not (await s.player(ALICE.id, ALICE)).melded

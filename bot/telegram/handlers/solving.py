@@ -110,10 +110,18 @@ async def send_answer(
     chat, _ = speaker(update)
     d = deps(context)
     async with photo_coming(context, chat):
-        answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+        onto = onto_table(d, state, me, objective)
+        try:
+            answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+        except BaseException:
+            if onto is not None:
+                onto.cancel()
+            raise
+        better = await places_more(onto, answer.solution)
     solution = answer.solution
     if answer.picture is None:
-        await say(update, context, replies.no_play(solution))
+        markup = replies.melded_buttons(state.id, objective) if better is not None else None
+        await say(update, context, replies.no_play(solution, better), markup)
         return
     if instead_of is not None and await same_as_shown(d, state, me, solution, instead_of):
         await say(update, context, replies.same_play(objective))
@@ -122,8 +130,31 @@ async def send_answer(
     # kept before it is shown: "I played this" must find it in any process, after any restart
     shown = suggestions.payload(solution, stamp)
     await d.service.remember(suggestions.token(state.id, me.user_id, objective), state.id, me.user_id, SHOWN, shown)
-    markup = replies.solve_buttons(state.id, solution, stamp)
-    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
+    markup = replies.solve_buttons(state.id, solution, stamp, melded=better is not None)
+    note = replies.melded_note(better) if better is not None else ""
+    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves, note), markup)
+
+
+def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Solution] | None:
+    """For a player not yet melded, with a table to play onto: the best play as if the meld were made, begun
+    now beside the opening, so the answer can offer it (a newcomer mid-game may simply not have said /meld)."""
+    if me.melded or not me.rack or not state.table:
+        return None
+    rack, table, rules, objective, _, limit = _solve_args(d, state, me, objective)
+    work = d.solving_position(
+        _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=False, time_limit=limit
+    )
+    return asyncio.ensure_future(work)
+
+
+async def places_more(onto: asyncio.Future[Solution] | None, opening: Solution) -> Solution | None:
+    """The play onto the table, if it puts down more than the opening does (by the answer's own objective)."""
+    if onto is None:
+        return None
+    melded = await onto
+    if opening.objective is Objective.POINTS:
+        return melded if melded.points_placed > opening.points_placed else None
+    return melded if melded.tiles_placed > opening.tiles_placed else None
 
 
 @guarded
@@ -153,6 +184,24 @@ async def other_objective(update: Update, context: BotContext) -> None:
     objective = replies.objective_of(code)
     shown = Objective.TILES if objective is Objective.POINTS else Objective.POINTS
     await send_answer(update, context, state, me, objective, instead_of=shown)
+
+
+@guarded
+async def melded_instead(update: Update, context: BotContext) -> None:
+    """ "I have melded: play onto the table": the meld is noted, and the play onto the table is shown."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    tapped = callbacks.parse_melded_instead(query.data, kind_of(chat))
+    if tapped is None:
+        raise RummikubError(STALE)
+    d = deps(context)
+    state = context.game = await d.service.game(int(tapped.game_id))
+    ensure_running(state)
+    seat_of(state, user)
+    await query.answer(replies.melded_noted(name_of(user)))
+    state = context.game = await d.service.mark_melded(state.id, user.id)
+    await send_answer(update, context, state, seat_of(state, user), replies.objective_of(tapped.objective))
 
 
 SUGGESTION = "suggestion"

@@ -54,10 +54,10 @@ def summary(solution: Solution) -> str:
     return line
 
 
-def solve_caption(solution: Solution, moves: Sequence[str]) -> str:
-    """Summary, numbered moves, rack left; cut to fit a photo caption."""
+def solve_caption(solution: Solution, moves: Sequence[str], note: str = "") -> str:
+    """Summary, numbered moves, rack left (and a ``note`` after it, kept whole); cut to fit a photo caption."""
     head = summary(solution)
-    tail = rack_left(solution)
+    tail = rack_left(solution) + (f"\n{note}" if note else "")
     lines: list[str] = []
     for i, move in enumerate(moves, start=1):
         line = f"{i}. {move}"
@@ -79,14 +79,14 @@ def rack_left(solution: Solution) -> str:
     return f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
 
 
-def no_play(solution: Solution) -> str:
+def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
     rack = tiles_text(solution.rack_left, solution.rules)
     draw = f"Draw a tile: /draw {example_draw(solution.rules)}, then /pass."
     if solution.initial_meld:
-        return (
-            f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). {draw}\n"
-            "Already made your initial meld? Send /meld, then /solve plays onto the table."
-        )
+        opening = f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). {draw}\n"
+        if onto_table is not None:
+            return opening + melded_note(onto_table)
+        return opening + "Already made your initial meld? Send /meld, then /solve plays onto the table."
     return f"No play with your rack ({rack}). {draw}"
 
 
@@ -98,17 +98,40 @@ def objective_of(code: str) -> Objective:
     return Objective.POINTS if code == "p" else Objective.TILES
 
 
-def solve_buttons(game_id: int, solution: Solution, fingerprint: str) -> InlineKeyboardMarkup:
-    """ "I played this", and the other objective."""
+def solve_buttons(game_id: int, solution: Solution, fingerprint: str, *, melded: bool = False) -> InlineKeyboardMarkup:
+    """ "I played this", the other objective, and (``melded``) the play onto the table instead of an opening."""
     code = objective_code(solution.objective)
     other = Objective.TILES if solution.objective is Objective.POINTS else Objective.POINTS
     label = "Most tiles instead" if other is Objective.TILES else "Most points instead"
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton("✅ I played this", callback_data=callbacks.played_this(game_id, code, fingerprint))],
-            [InlineKeyboardButton(label, callback_data=callbacks.other_objective(game_id, objective_code(other)))],
-        ]
-    )
+    rows = [
+        [InlineKeyboardButton("✅ I played this", callback_data=callbacks.played_this(game_id, code, fingerprint))],
+        [InlineKeyboardButton(label, callback_data=callbacks.other_objective(game_id, objective_code(other)))],
+    ]
+    if melded:
+        rows.append(melded_row(game_id, solution.objective))
+    return InlineKeyboardMarkup(rows)
+
+
+MELDED_BUTTON = "I have melded: play onto the table"
+
+
+def melded_row(game_id: int, objective: Objective) -> list[InlineKeyboardButton]:
+    data = callbacks.melded_instead(game_id, objective_code(objective))
+    return [InlineKeyboardButton(MELDED_BUTTON, callback_data=data)]
+
+
+def melded_buttons(game_id: int, objective: Objective) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([melded_row(game_id, objective)])
+
+
+def melded_note(onto_table: Solution) -> str:
+    """Under an opening: what playing onto the table would put down, for a player who has melded already."""
+    figures = f"{plural(onto_table.tiles_placed, 'tile')}, {plural(onto_table.points_placed, 'point')}"
+    return f"Made your initial meld already? Playing onto the table puts down more ({figures}): tap {MELDED_BUTTON}."
+
+
+def melded_noted(name: str) -> str:
+    return f"Noted: {name} has made the initial meld."
 
 
 def same_play(objective: Objective) -> str:
