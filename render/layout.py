@@ -15,7 +15,7 @@ from enum import Enum
 from render.flow import chunks, flow, rows_of
 from render.fonts import text_width
 from render.geometry import Box, union
-from render.marks import LEGEND, SEEN_BY_ALL, Mark, marks_of, summary
+from render.marks import LEGEND, SEEN_BY_ALL, SPLIT_FROM, Mark, marks_of, summary
 from render.theme import (
     MAX_WIDTH,
     MIN_WIDTH,
@@ -142,6 +142,8 @@ class _Content:
     rack_caption: str
     #: each set's label; by default its 1-based position
     labels: tuple[str, ...] | None = None
+    #: the order the sets are drawn in (indices into ``sets``); by default the table's own
+    order: tuple[int, ...] | None = None
 
 
 def layout_solution(
@@ -174,10 +176,39 @@ def layout_solution(
         caption = "Rack left: empty, you win!"
     else:
         caption = f"Rack left: {_count(len(solution.rack_left))}"
-    content = _Content(
-        summary(solution), legend, solution.table, marks, rack, caption, tuple(labels) if labels else None
-    )
+    names = list(labels) if labels is not None else [str(i + 1) for i in range(len(solution.table))]
+    order, names = split_halves(solution.kept_from, names)
+    content = _Content(summary(solution), legend, solution.table, marks, rack, caption, tuple(names), order)
     return _fit(content, width, scale)
+
+
+def split_halves(kept_from: Sequence[int | None], labels: Sequence[str]) -> tuple[tuple[int, ...], list[str]]:
+    """The order to draw the sets in, and their labels: a set split off a run (two new sets continue the same
+    old one) is drawn right after the half that kept the run's number, and its label says which it split from.
+
+    The move list numbers the new half after every old set, so drawn in number order it would land far from
+    its other half, with nothing to say they were one run.
+    """
+    home: dict[int, int] = {}
+    halves: dict[int, list[int]] = {}
+    for j, old in enumerate(kept_from):
+        if old is None:
+            continue
+        if old in home:
+            halves.setdefault(home[old], []).append(j)
+        else:
+            home[old] = j
+    names = list(labels)
+    order: list[int] = []
+    moved = {j for js in halves.values() for j in js}
+    for j in range(len(kept_from)):
+        if j in moved:
+            continue
+        order.append(j)
+        for half in halves.get(j, []):
+            order.append(half)
+            names[half] = SPLIT_FROM.format(label=labels[half], home=labels[j])
+    return tuple(order), names
 
 
 def layout_table(
@@ -308,7 +339,11 @@ class _Builder:
         self.y += rows_of(placed) * line - self.m.row_gap // 2 + self.m.section_gap
 
     def table(
-        self, sets: Sequence[TileSet], marks: Sequence[Sequence[Mark]], labels: Sequence[str] | None = None
+        self,
+        sets: Sequence[TileSet],
+        marks: Sequence[Sequence[Mark]],
+        labels: Sequence[str] | None = None,
+        order: Sequence[int] | None = None,
     ) -> None:
         m = self.m
         names = list(labels) if labels is not None else [str(i + 1) for i in range(len(sets))]
@@ -328,8 +363,8 @@ class _Builder:
         # One flow item per row-sized piece of a set; a set only splits when it is longer than a whole row.
         items: list[tuple[int, range, str]] = []
         widths: list[int] = []
-        for i, s in enumerate(sets):
-            for k, part in enumerate(chunks(len(s.tiles), per_row)):
+        for i in order if order is not None else range(len(sets)):
+            for k, part in enumerate(chunks(len(sets[i].tiles), per_row)):
                 label = names[i] if k == 0 else f"{names[i]} cont."
                 label_size = _fitting_size(label, m.label_font, self.avail - 2 * m.tray_pad)
                 tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
@@ -421,7 +456,7 @@ def _compose(content: _Content, m: Metrics, width: int, *, measure: bool = False
         b.header(content.header)
     if content.legend:
         b.legend_row(content.legend)
-    b.table(content.sets, content.marks, content.labels)
+    b.table(content.sets, content.marks, content.labels, content.order)
     if content.rack is not None:
         b.rack_section(content.rack, content.rack_caption)
     return b.finish()
