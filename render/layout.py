@@ -144,6 +144,8 @@ class _Content:
     labels: tuple[str, ...] | None = None
     #: the order the sets are drawn in (indices into ``sets``); by default the table's own
     order: tuple[int, ...] | None = None
+    #: each set's bare number, for a label with a note ("5, split from 1") too long for the picture
+    numbers: tuple[str, ...] | None = None
 
 
 def layout_solution(
@@ -176,9 +178,11 @@ def layout_solution(
         caption = "Rack left: empty, you win!"
     else:
         caption = f"Rack left: {_count(len(solution.rack_left))}"
-    names = list(labels) if labels is not None else [str(i + 1) for i in range(len(solution.table))]
-    order, names = split_halves(solution.kept_from, names)
-    content = _Content(summary(solution), legend, solution.table, marks, rack, caption, tuple(names), order)
+    numbers = list(labels) if labels is not None else [str(i + 1) for i in range(len(solution.table))]
+    order, names = split_halves(solution.kept_from, numbers)
+    content = _Content(
+        summary(solution), legend, solution.table, marks, rack, caption, tuple(names), order, tuple(numbers)
+    )
     return _fit(content, width, scale)
 
 
@@ -233,50 +237,43 @@ def _count(n: int) -> str:
 
 
 def _fit(content: _Content, width: int, scale: float | None) -> Layout:
-    """The largest scale that fits Telegram's limits, then the narrowest width that is not taller than wide.
+    """The largest scale that fits Telegram's limits, laid out as narrow as a phone shows well.
 
-    The search only measures (no tile is placed); the chosen picture is then laid out in full.
+    A phone shows a photo across the screen's width, so the wider the picture, the smaller every tile looks:
+    a large table wraps onto more rows of a narrow picture rather than widening it, and it is widened (then
+    shrunk) only when Telegram's limits on the picture's shape demand it. The search only measures (no tile
+    is placed); the chosen picture is then laid out in full.
     """
     last: Layout | None = None
     for s in SCALES if scale is None else (scale,):
-        try:
-            last = _compose(content, Metrics.at(s), width, measure=True)
-        except LayoutError:
-            if scale is not None:
-                raise
-            continue
-        if last.fits_telegram() or scale is not None:
-            return _compose(content, last.metrics, _narrowed(content, last, width))
+        m = Metrics.at(s)
+        for w in _widths(content, m, width):
+            try:
+                last = _compose(content, m, w, measure=True)
+            except LayoutError:
+                if scale is not None:
+                    raise
+                break
+            if last.fits_telegram():
+                return _compose(content, m, w)
+        if scale is not None and last is not None:
+            return _compose(content, m, width)
     if last is None:
         raise LayoutError(f"a picture {width} px wide has no room for a tile")
     raise LayoutError(f"too much to show: even at scale {SCALES[-1]} the picture is {last.width}x{last.height}")
 
 
-#: Step between the widths tried when narrowing a picture.
+#: Step between the widths tried when a tall picture must be made wider to fit Telegram's limits.
 NARROW_STEP = 40
 
 
-def _narrowed(content: _Content, layout: Layout, width: int) -> int:
-    """The width to lay out at: a wide, short picture wraps onto more rows, down to MIN_WIDTH, while it
-    stays at most square (``width`` itself when it is not wide and short).
-
-    A phone shows a photo across the screen's width, so a long strip of a few
-    sets comes out tiny; the same sets on two rows of a narrower picture show
-    each tile much larger.
-    """
-    best, best_width = layout, width
-    floor = min(MIN_WIDTH, width)
-    for w in range(layout.width - NARROW_STEP, floor - 1, -NARROW_STEP):
-        if best.height >= best.width:
-            break
-        try:
-            candidate = _compose(content, layout.metrics, w, measure=True)
-        except LayoutError:
-            break
-        if candidate.height > candidate.width:
-            break
-        best, best_width = candidate, w
-    return best_width
+def _widths(content: _Content, m: Metrics, width: int) -> list[int]:
+    """The widths to try, narrowest first: a phone's (``MIN_WIDTH``, or the longest set on one row if that
+    is wider), then wider steps up to ``width``."""
+    longest = max((len(s.tiles) for s in content.sets), default=0)
+    one_row = 2 * m.margin + 2 * m.tray_pad + longest * m.tile_pitch - m.tile_gap
+    first = min(width, max(MIN_WIDTH, one_row))
+    return [*range(first, width, NARROW_STEP), width]
 
 
 def min_width(scale: float = 1.0) -> int:
@@ -344,6 +341,7 @@ class _Builder:
         marks: Sequence[Sequence[Mark]],
         labels: Sequence[str] | None = None,
         order: Sequence[int] | None = None,
+        numbers: Sequence[str] | None = None,
     ) -> None:
         m = self.m
         names = list(labels) if labels is not None else [str(i + 1) for i in range(len(sets))]
@@ -364,8 +362,11 @@ class _Builder:
         items: list[tuple[int, range, str]] = []
         widths: list[int] = []
         for i in order if order is not None else range(len(sets)):
+            name = names[i]
+            if numbers is not None and _tab_width(name, 6, m) > self.avail:  # no room for the note, even tiny
+                name = names[i] = numbers[i]
             for k, part in enumerate(chunks(len(sets[i].tiles), per_row)):
-                label = names[i] if k == 0 else f"{names[i]} cont."
+                label = name if k == 0 else f"{name} cont."
                 label_size = _fitting_size(label, m.label_font, self.avail - 2 * m.tray_pad)
                 tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
                 items.append((i, part, label))
@@ -456,7 +457,7 @@ def _compose(content: _Content, m: Metrics, width: int, *, measure: bool = False
         b.header(content.header)
     if content.legend:
         b.legend_row(content.legend)
-    b.table(content.sets, content.marks, content.labels, content.order)
+    b.table(content.sets, content.marks, content.labels, content.order, content.numbers)
     if content.rack is not None:
         b.rack_section(content.rack, content.rack_caption)
     return b.finish()
