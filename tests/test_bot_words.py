@@ -7,8 +7,10 @@ from pathlib import Path
 
 from bot.telegram.runtime.work import table_picture
 from render.layout import layout_table
+from render.theme import MIN_WIDTH
 from solver.rules import STANDARD
 from tests.bot_support import ALICE, session
+from tests.fake_bot_api import png_size
 
 
 async def test_rules_of_the_boxed_game_read_as_a_sentence(tmp_path: Path) -> None:
@@ -153,3 +155,12 @@ async def test_a_forged_melded_button_changes_nothing(tmp_path: Path) -> None:
             alert = await s.fake.call("answerCallbackQuery", mark)
             assert said in alert.params.get("text", "")
         assert not (await s.player(ALICE.id, ALICE)).melded
+
+
+async def test_a_large_tables_picture_is_a_phones_width_with_more_rows(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        table = " | ".join(f"{n}R {n}B {n}K" for n in range(1, 14))
+        shown = await s.ask(ALICE, f"/table {table}", methods=("sendPhoto",))
+        assert shown.photo is not None
+        width, height = png_size(shown.photo)
+        assert width == MIN_WIDTH and height > width

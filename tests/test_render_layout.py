@@ -372,3 +372,11 @@ def test_the_half_split_off_a_run_is_drawn_beside_the_other_and_says_so() -> Non
     assert {p.mark for p in layout.tiles if p.set_index == half.index} == {Mark.PLAIN}
     png = render_solution(shown, labels=[str(n) for n in numbers])
     assert Image.open(io.BytesIO(png)).size == (layout.width, layout.height)
+
+
+def test_a_table_of_many_short_sets_wraps_at_a_phones_width_at_full_size() -> None:
+    sets = [TileSet.group(n, PALETTE[:3]) for n in range(1, 14)] * 2
+    layout = layout_table(sets, STANDARD, rack=parse_tiles("1R 2B", STANDARD), header="26 sets")
+    check_layout(layout)
+    assert layout.metrics.scale == 1.0 and layout.width == MIN_WIDTH
+    assert len({s.trays[0].y for s in layout.sets}) >= 8 and layout.height > layout.width
