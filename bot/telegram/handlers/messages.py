@@ -111,7 +111,8 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
         me, table = seat_of(state, user), None
         if rack is None and not fits_deck(state, me):
             updated = "The group's table is updated. " if changed_table else ""
-            await say(update, context, updated + texts.STALE_RACK)
+            stale = texts.STALE_RACK.format(example=rule_words.example_tiles(state.rules))
+            await say(update, context, updated + stale)
             return
     # The position is stored (committed) first: an answer never shows a position a crash could lose.
     state = await _store(d.service, state, user.id, rack, table)
