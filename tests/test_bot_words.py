@@ -11,6 +11,7 @@ from render.theme import MIN_WIDTH
 from solver.rules import STANDARD
 from tests.bot_support import ALICE, session
 from tests.fake_bot_api import png_size
+from tests.test_bot_bounds import long_runs
 
 
 async def test_rules_of_the_boxed_game_read_as_a_sentence(tmp_path: Path) -> None:
@@ -164,3 +165,16 @@ async def test_a_large_tables_picture_is_a_phones_width_with_more_rows(tmp_path:
         assert shown.photo is not None
         width, height = png_size(shown.photo)
         assert width == MIN_WIDTH and height > width
+
+
+async def test_an_opening_beside_a_table_too_large_to_play_onto_is_still_answered(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/new numbers=99 copies=9 jokers=9 smallest=13")
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        await s.service.set_table(state.id, ALICE.id, long_runs(36), with_rack=False)
+        rack = " ".join(f"{n}R" for n in range(80, 93))  # a run of 13 from the rack alone
+        answer = await s.ask(ALICE, f"rack: {rack}", methods=("sendMessage", "sendPhoto"))
+        assert answer.method == "sendPhoto" and answer.text.startswith("Best opening (most tiles): 13 tiles"), (
+            answer.text
+        )
+        assert not any("I have melded" in b["text"] for b in answer.buttons)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import Counter
 from collections.abc import Awaitable
 from typing import Any
@@ -42,6 +43,8 @@ from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
 from solver.solution import Objective, Solution
 from solver.solve import solve
+
+log = logging.getLogger(__name__)
 
 
 def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
@@ -148,10 +151,15 @@ def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective)
 
 
 async def places_more(onto: asyncio.Future[Solution] | None, opening: Solution) -> Solution | None:
-    """The play onto the table, if it puts down more than the opening does (by the answer's own objective)."""
+    """The play onto the table, if it puts down more than the opening does (by the answer's own objective).
+    A table too large to solve with leaves the opening to stand alone: it was answered, so it is shown."""
     if onto is None:
         return None
-    melded = await onto
+    try:
+        melded = await onto
+    except RummikubError as why:
+        log.info("no play onto the table to offer beside the opening: %s", why)
+        return None
     if opening.objective is Objective.POINTS:
         return melded if melded.points_placed > opening.points_placed else None
     return melded if melded.tiles_placed > opening.tiles_placed else None
