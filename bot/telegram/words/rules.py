@@ -37,7 +37,7 @@ def _jokers(n: int) -> str:
 
 def _meld(n: int) -> str:
     if n == 0:
-        return "no smallest first play"
+        return "a first play of any points"
     return f"a first play (initial meld) of at least {n} points from your own rack"
 
 
