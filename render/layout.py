@@ -15,7 +15,7 @@ from enum import Enum
 from render.flow import chunks, flow, rows_of
 from render.fonts import text_width
 from render.geometry import Box, union
-from render.marks import LEGEND, SEEN_BY_ALL, Mark, marks_of, summary
+from render.marks import LEGEND, SEEN_BY_ALL, SPLIT_FROM, Mark, marks_of, summary
 from render.theme import (
     MAX_WIDTH,
     MIN_WIDTH,
@@ -142,6 +142,10 @@ class _Content:
     rack_caption: str
     #: each set's label; by default its 1-based position
     labels: tuple[str, ...] | None = None
+    #: the order the sets are drawn in (indices into ``sets``); by default the table's own
+    order: tuple[int, ...] | None = None
+    #: each set's bare number, for a label with a note ("5, split from 1") too long for the picture
+    numbers: tuple[str, ...] | None = None
 
 
 def layout_solution(
@@ -169,15 +173,46 @@ def layout_solution(
         legend = tuple((m, words[m]) for m in (Mark.RACK, Mark.MOVED, Mark.PLAIN) if m in used)
     rack = tuple(sorted(solution.rack_left, key=solution.rules.tile_key)) if show_rack else None
     if not solution.has_play:
-        caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack: empty"
+        caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack is empty"
     elif not solution.rack_left:
         caption = "Rack left: empty, you win!"
     else:
         caption = f"Rack left: {_count(len(solution.rack_left))}"
+    numbers = list(labels) if labels is not None else [str(i + 1) for i in range(len(solution.table))]
+    order, names = split_halves(solution.kept_from, numbers)
     content = _Content(
-        summary(solution), legend, solution.table, marks, rack, caption, tuple(labels) if labels else None
+        summary(solution), legend, solution.table, marks, rack, caption, tuple(names), order, tuple(numbers)
     )
     return _fit(content, width, scale)
+
+
+def split_halves(kept_from: Sequence[int | None], labels: Sequence[str]) -> tuple[tuple[int, ...], list[str]]:
+    """The order to draw the sets in, and their labels: a set split off a run (two new sets continue the same
+    old one) is drawn right after the half that kept the run's number, and its label says which it split from.
+
+    The move list numbers the new half after every old set, so drawn in number order it would land far from
+    its other half, with nothing to say they were one run.
+    """
+    home: dict[int, int] = {}
+    halves: dict[int, list[int]] = {}
+    for j, old in enumerate(kept_from):
+        if old is None:
+            continue
+        if old in home:
+            halves.setdefault(home[old], []).append(j)
+        else:
+            home[old] = j
+    names = list(labels)
+    order: list[int] = []
+    moved = {j for js in halves.values() for j in js}
+    for j in range(len(kept_from)):
+        if j in moved:
+            continue
+        order.append(j)
+        for half in halves.get(j, []):
+            order.append(half)
+            names[half] = SPLIT_FROM.format(label=labels[half], home=labels[j])
+    return tuple(order), names
 
 
 def layout_table(
@@ -192,7 +227,7 @@ def layout_table(
     """A plain table (no highlights), optionally with a header and the rack below."""
     marks = tuple(tuple(Mark.PLAIN for _ in s.tiles) for s in sets)
     ordered = tuple(sorted(rack, key=rules.tile_key)) if rack is not None else None
-    caption = f"Rack: {_count(len(rack))}" if rack else "Rack: empty"
+    caption = f"Rack: {_count(len(rack))}" if rack else "Your rack is empty"
     content = _Content(header, (), tuple(sets), marks, ordered, caption)
     return _fit(content, width, scale)
 
@@ -202,50 +237,43 @@ def _count(n: int) -> str:
 
 
 def _fit(content: _Content, width: int, scale: float | None) -> Layout:
-    """The largest scale that fits Telegram's limits, then the narrowest width that is not taller than wide.
+    """The largest scale that fits Telegram's limits, laid out as narrow as a phone shows well.
 
-    The search only measures (no tile is placed); the chosen picture is then laid out in full.
+    A phone shows a photo across the screen's width, so the wider the picture, the smaller every tile looks:
+    a large table wraps onto more rows of a narrow picture rather than widening it, and it is widened (then
+    shrunk) only when Telegram's limits on the picture's shape demand it. The search only measures (no tile
+    is placed); the chosen picture is then laid out in full.
     """
     last: Layout | None = None
     for s in SCALES if scale is None else (scale,):
-        try:
-            last = _compose(content, Metrics.at(s), width, measure=True)
-        except LayoutError:
-            if scale is not None:
-                raise
-            continue
-        if last.fits_telegram() or scale is not None:
-            return _compose(content, last.metrics, _narrowed(content, last, width))
+        m = Metrics.at(s)
+        for w in _widths(content, m, width):
+            try:
+                last = _compose(content, m, w, measure=True)
+            except LayoutError:
+                if scale is not None:
+                    raise
+                break
+            if last.fits_telegram():
+                return _compose(content, m, w)
+        if scale is not None and last is not None:
+            return _compose(content, m, width)
     if last is None:
         raise LayoutError(f"a picture {width} px wide has no room for a tile")
     raise LayoutError(f"too much to show: even at scale {SCALES[-1]} the picture is {last.width}x{last.height}")
 
 
-#: Step between the widths tried when narrowing a picture.
+#: Step between the widths tried when a tall picture must be made wider to fit Telegram's limits.
 NARROW_STEP = 40
 
 
-def _narrowed(content: _Content, layout: Layout, width: int) -> int:
-    """The width to lay out at: a wide, short picture wraps onto more rows, down to MIN_WIDTH, while it
-    stays at most square (``width`` itself when it is not wide and short).
-
-    A phone shows a photo across the screen's width, so a long strip of a few
-    sets comes out tiny; the same sets on two rows of a narrower picture show
-    each tile much larger.
-    """
-    best, best_width = layout, width
-    floor = min(MIN_WIDTH, width)
-    for w in range(layout.width - NARROW_STEP, floor - 1, -NARROW_STEP):
-        if best.height >= best.width:
-            break
-        try:
-            candidate = _compose(content, layout.metrics, w, measure=True)
-        except LayoutError:
-            break
-        if candidate.height > candidate.width:
-            break
-        best, best_width = candidate, w
-    return best_width
+def _widths(content: _Content, m: Metrics, width: int) -> list[int]:
+    """The widths to try, narrowest first: a phone's (``MIN_WIDTH``, or the longest set on one row if that
+    is wider), then wider steps up to ``width``."""
+    longest = max((len(s.tiles) for s in content.sets), default=0)
+    one_row = 2 * m.margin + 2 * m.tray_pad + longest * m.tile_pitch - m.tile_gap
+    first = min(width, max(MIN_WIDTH, one_row))
+    return [*range(first, width, NARROW_STEP), width]
 
 
 def min_width(scale: float = 1.0) -> int:
@@ -308,7 +336,12 @@ class _Builder:
         self.y += rows_of(placed) * line - self.m.row_gap // 2 + self.m.section_gap
 
     def table(
-        self, sets: Sequence[TileSet], marks: Sequence[Sequence[Mark]], labels: Sequence[str] | None = None
+        self,
+        sets: Sequence[TileSet],
+        marks: Sequence[Sequence[Mark]],
+        labels: Sequence[str] | None = None,
+        order: Sequence[int] | None = None,
+        numbers: Sequence[str] | None = None,
     ) -> None:
         m = self.m
         names = list(labels) if labels is not None else [str(i + 1) for i in range(len(sets))]
@@ -328,9 +361,12 @@ class _Builder:
         # One flow item per row-sized piece of a set; a set only splits when it is longer than a whole row.
         items: list[tuple[int, range, str]] = []
         widths: list[int] = []
-        for i, s in enumerate(sets):
-            for k, part in enumerate(chunks(len(s.tiles), per_row)):
-                label = names[i] if k == 0 else f"{names[i]} cont."
+        for i in order if order is not None else range(len(sets)):
+            name = names[i]
+            if numbers is not None and _tab_width(name, 6, m) > self.avail:  # no room for the note, even tiny
+                name = names[i] = numbers[i]
+            for k, part in enumerate(chunks(len(sets[i].tiles), per_row)):
+                label = name if k == 0 else f"{name} cont."
                 label_size = _fitting_size(label, m.label_font, self.avail - 2 * m.tray_pad)
                 tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
                 items.append((i, part, label))
@@ -421,7 +457,7 @@ def _compose(content: _Content, m: Metrics, width: int, *, measure: bool = False
         b.header(content.header)
     if content.legend:
         b.legend_row(content.legend)
-    b.table(content.sets, content.marks, content.labels)
+    b.table(content.sets, content.marks, content.labels, content.order, content.numbers)
     if content.rack is not None:
         b.rack_section(content.rack, content.rack_caption)
     return b.finish()

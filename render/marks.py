@@ -24,6 +24,8 @@ LEGEND: dict[Mark, str] = {
     Mark.MOVED: "moved from another set",
     Mark.PLAIN: "unchanged",
 }
+#: The label of the half of a run split off by the play, drawn beside the half it split from.
+SPLIT_FROM = "{label}, split from {home}"
 #: What it says in a picture everyone reads (a group's, without a rack): the tiles are someone's play.
 SEEN_BY_ALL: dict[Mark, str] = {**LEGEND, Mark.RACK: "just played"}
 

@@ -73,7 +73,15 @@ def numbered(solution: Solution, plan: Plan) -> tuple[Solution, tuple[int, ...]]
     """
     n = len(solution.table_before)
     order = sorted(range(len(solution.table)), key=lambda j: plan.numbers[j])
-    homes = [plan.numbers[j] - 1 if plan.numbers[j] <= n else solution.kept_from[j] for j in order]
+    split_from = _split_from(plan)
+    homes = [
+        plan.numbers[j] - 1
+        if plan.numbers[j] <= n
+        else split_from[plan.numbers[j]] - 1
+        if split_from.get(plan.numbers[j], n + 1) <= n
+        else solution.kept_from[j]
+        for j in order
+    ]
     shown = replace(
         solution,
         table=tuple(solution.table[j] for j in order),
@@ -81,6 +89,17 @@ def numbered(solution: Solution, plan: Plan) -> tuple[Solution, tuple[int, ...]]
         kept_from=tuple(homes),
     )
     return shown, tuple(plan.numbers[j] for j in order)
+
+
+def _split_from(plan: Plan) -> dict[int, int]:
+    """For each set a split made (of a run, with or without rack tiles put in), the number of the run."""
+    found: dict[int, int] = {}
+    for move in plan.moves:
+        if move.kind in (MoveKind.SPLIT, MoveKind.INSERT_SPLIT):
+            for tr in move.transfers:
+                if tr.source is not None:
+                    found[tr.target] = tr.source
+    return found
 
 
 def plan(

@@ -110,7 +110,7 @@ async def test_an_edited_message_is_read_again_and_the_answer_says_so(tmp_path: 
         answer = await _edit(s, drew, "/draw 8O")
         assert answer.text.startswith(texts.EDITED) and "/draw is not drawn again" in answer.text
         shown = await _edit(s, drew, "/rules")  # a question that changes nothing is answered again
-        assert shown.text.startswith(texts.EDITED + "This game's rules")
+        assert shown.text.startswith(texts.EDITED + "Standard rules: ")
         played = await _edit(s, drew, "/pass")
         assert played.text == texts.EDITED + texts.EDIT_NOT_RERUN.format(command="/pass")
         wrong = await _edit(s, sent, "/rack 3R 14R")
@@ -190,7 +190,7 @@ async def test_added_to_a_group_the_bot_greets_with_a_new_game_button(tmp_path: 
         s.fake.offer(_bot_added(GROUP, ALICE, old="member", new="administrator"))
         s.fake.send(ALICE, "/rules", GROUP)
         after = await s.fake.reply(GROUP.id, mark)
-        assert after.text.startswith("This game's rules")
+        assert after.text.startswith("Standard rules: ")
 
 
 def test_the_new_update_kinds_are_kept_under_their_chat_and_sender() -> None:

@@ -55,10 +55,10 @@ async def test_the_whole_group_game_with_two_players(tmp_path: Path) -> None:
         mark = s.fake.mark()
         s.fake.tap(ALICE, suggestion, "I played this")
         private_note = await s.fake.reply(ALICE.id, mark, ("sendMessage",))
-        assert private_note.text.startswith("Family: Played 3R 4R 5R 7B J") and "Bob to play" in private_note.text
+        assert private_note.text.startswith("Family: Played 3R 4R 5R J | 7B.") and "Bob to play" in private_note.text
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
         assert posted.photo is not None and posted.photo.startswith(PNG)
-        assert posted.text.startswith("Alice played 3R 4R 5R 7B J (5 tiles") and "Bob to play" in posted.text
+        assert posted.text.startswith("Alice played 3R 4R 5R J | 7B (5 tiles") and "Bob to play" in posted.text
         assert "11K" not in posted.text  # never the rest of anyone's rack
         game = await s.service.active_game(GROUP.id)
         assert game.turn == BOB.id

@@ -245,7 +245,7 @@ async def test_a_group_photo_with_new_tiles_is_a_play_by_the_player_who_taps(tmp
         played = await s.tap(ALICE, proposed, words.TABLE, GROUP.id)
         last = reading.sets[-1]
         assert played.method == "sendPhoto"
-        assert played.text.startswith(f"Alice put down {format_tiles(last.tiles, STANDARD)} ({len(last)} tiles")
+        assert played.text.startswith(f"Alice put down {last} ({len(last)} tiles")
         state = await s.service.active_game(GROUP.id)
         assert format_table(state.table) == format_table(reading.sets)
         assert state.turn == BOB.id

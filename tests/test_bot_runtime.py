@@ -64,7 +64,7 @@ async def test_a_restart_keeps_the_game_and_its_buttons(tmp_path: Path) -> None:
             "photo": [{"file_id": "f", "file_unique_id": "u", "width": 1, "height": 1}],
         }
         done = await s.tap(ALICE, suggestion, "I played this")
-        assert done.text.startswith("Played 3R 4R 5R 7B J")
+        assert done.text.startswith("Played 3R 4R 5R J | 7B.")
         assert rack_of(await s.player(ALICE.id, ALICE)) == ["11K"]
 
 

@@ -81,7 +81,7 @@ async def test_new_tiles_in_a_table_are_a_play_shown_to_the_group(tmp_path: Path
         await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
         played = await s.ask(ALICE, "/table 1R 2R 3R 4R | 9B 9K 9O", GROUP)
         assert played.method == "sendPhoto"
-        assert played.text == "Alice put down 4R 9B 9K 9O (4 tiles, 31 points). Bob to play."
+        assert played.text == "Alice put down 4R | 9B 9K 9O (4 tiles, 31 points). Bob to play."
         assert await table_of(s) == ["1R 2R 3R 4R", "9B 9K 9O"]
         assert (await s.service.active_game(GROUP.id)).turn == BOB.id
 

@@ -35,7 +35,7 @@ def test_a_long_move_list_is_cut_to_fit_a_caption() -> None:
     moves = [f"Put a tile somewhere sensible, move number {i}, with a long explanation" for i in range(60)]
     caption = solve_caption(solution, moves)
     assert len(caption) <= CAPTION_LIMIT
-    assert "more move" in caption and caption.endswith("Rack left: (none)")
+    assert "more move" in caption and caption.endswith("Your rack is empty after this play.")
     assert caption.startswith("Best play (most tiles): 6 tiles, 21 points")
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
+from render import render_solution
 from render.examples import FULL_DECK_TABLE, full_deck_play, no_play, small_play, solution
 from render.flow import chunks, flow, rows_of
 from render.geometry import Box
@@ -19,13 +22,16 @@ from render.layout import (
     layout_solution,
     layout_table,
     min_width,
+    split_halves,
 )
 from render.marks import Mark, mark_of, marks_of, summary
 from render.theme import MAX_WIDTH, MIN_WIDTH
 from solver.notation import parse_table, parse_tiles
+from solver.planner import numbered, plan_of
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Origin
+from solver.solve import solve
 from solver.tiles import PALETTE, Tile
 
 
@@ -304,7 +310,9 @@ def test_random_plays_at_random_widths(
     assert layout.width <= width
     assert len(layout.tiles) == sum(len(s) for s in sets)
     assert len(layout.rack) == len(rack)
-    assert reading_order(layout) == list(range(len(sets)))
+    # in table order, except that a set continuing the same old set as an earlier one (a run split in two)
+    # comes right after it
+    assert reading_order(layout) == list(split_halves(kept, [str(i + 1) for i in range(len(sets))])[0])
     for place in layout.tiles:
         assert place.set_index is not None
         assert place.mark is mark_of(Origin(origins[place.set_index][place.position]), kept[place.set_index])
@@ -345,3 +353,30 @@ def test_sets_can_carry_the_move_lists_numbers() -> None:
     assert [t.text for s in layout.sets for t in s.tabs] == names
     with pytest.raises(LayoutError):
         layout_solution(play, labels=names[:-1])
+
+
+# --- a split run ----------------------------------------------------------------------------------------------
+
+
+def test_the_half_split_off_a_run_is_drawn_beside_the_other_and_says_so() -> None:
+    table = parse_table("1R 2R 3R 4R 5R 6R 7R | 9K 10K 11K | 2B 3B 4B | 5O 6O 7O", STANDARD)
+    sol = solve(parse_tiles("4K 4O", STANDARD), table, STANDARD, initial_meld=False)
+    shown, numbers = numbered(sol, plan_of(sol))
+    layout = layout_solution(shown, labels=[str(n) for n in numbers])
+    labels = [layout.sets[i].label for i in reading_order(layout)]
+    assert labels[:2] == ["1", "5, split from 1"], labels  # numbered 5, after every old set, yet drawn second
+    assert [str(shown.table[i]) for i in reading_order(layout)[:2]] == ["1R 2R 3R", "5R 6R 7R"]
+    first, half = layout.sets[reading_order(layout)[0]], layout.sets[reading_order(layout)[1]]
+    assert first.trays[0].y == half.trays[0].y  # on the same row, next to each other
+    # its tiles stayed in the run they were in: not marked as moved from another set
+    assert {p.mark for p in layout.tiles if p.set_index == half.index} == {Mark.PLAIN}
+    png = render_solution(shown, labels=[str(n) for n in numbers])
+    assert Image.open(io.BytesIO(png)).size == (layout.width, layout.height)
+
+
+def test_a_table_of_many_short_sets_wraps_at_a_phones_width_at_full_size() -> None:
+    sets = [TileSet.group(n, PALETTE[:3]) for n in range(1, 14)] * 2
+    layout = layout_table(sets, STANDARD, rack=parse_tiles("1R 2B", STANDARD), header="26 sets")
+    check_layout(layout)
+    assert layout.metrics.scale == 1.0 and layout.width == MIN_WIDTH
+    assert len({s.trays[0].y for s in layout.sets}) >= 8 and layout.height > layout.width

@@ -16,6 +16,7 @@ from render.marks import Mark
 from render.theme import (
     FELT,
     INK,
+    MIN_WIDTH,
     MOVED_RING,
     RACK_RING,
     RGB,
@@ -149,9 +150,17 @@ def test_every_picture_is_a_png_within_telegram_limits(data: object) -> None:
 
 
 def test_sizes_for_phone() -> None:
+    """The largest table wraps onto more rows of a picture no wider than a run of 13 on one row: on a phone,
+    whose screen the picture is fitted across, its tiles look as big as a small table's (they used to be
+    shrunk to the 1200 px a wide picture took)."""
+    small = layout_solution(small_play())
     layout = layout_solution(full_deck_play())
-    assert 1000 <= layout.width <= 1300
-    assert layout.metrics.scale == 1.0
+    assert layout.metrics.scale == 1.0 and layout.metrics.tile_w == small.metrics.tile_w
+    thirteen = 2 * layout.metrics.margin + 2 * layout.metrics.tray_pad + 13 * layout.metrics.tile_pitch
+    assert layout.width <= thirteen and small.width == MIN_WIDTH
+    # how wide a tile looks across the phone's screen: at least 6/7 of the small table's
+    assert layout.metrics.tile_w / layout.width >= small.metrics.tile_w / small.width * 6 / 7
+    assert layout.height > layout.width  # more rows, not smaller tiles
 
 
 def test_same_input_gives_identical_bytes() -> None:

@@ -146,6 +146,7 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_migrated))
     application.add_handler(CallbackQueryHandler(solving.played_this, pattern=callbacks.PLAYED_PATTERN))
     application.add_handler(CallbackQueryHandler(solving.other_objective, pattern=callbacks.OTHER_PATTERN))
+    application.add_handler(CallbackQueryHandler(solving.melded_instead, pattern=callbacks.MELDED_PATTERN))
     application.add_handler(CallbackQueryHandler(solving.example, pattern=callbacks.EXAMPLE_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.answered, pattern=callbacks.ANSWER_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.switch_game, pattern=callbacks.SWITCH_PATTERN))

@@ -57,8 +57,10 @@ def parse_answer(data: str, tapped_in: ChatKind) -> Answer | None:
 
 _PLAYED = re.compile(r"^p:(\d{1,19}):([tp]):([0-9a-f]{12})$")
 _OTHER = re.compile(r"^o:(\d{1,19}):([tp])$")
+_MELDED = re.compile(r"^m:(\d{1,19}):([tp])$")
 PLAYED_PATTERN = r"^p:"
 OTHER_PATTERN = r"^o:"
+MELDED_PATTERN = r"^m:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,18 @@ def played_this(game_id: int, objective: str, stamp: str) -> str:
 
 def other_objective(game_id: int, objective: str) -> str:
     return _fits(f"o:{game_id}:{objective}")
+
+
+def melded_instead(game_id: int, objective: str) -> str:
+    """ "I have melded": an opening was shown, and playing onto the table would put down more."""
+    return _fits(f"m:{game_id}:{objective}")
+
+
+def parse_melded_instead(data: str, tapped_in: ChatKind) -> Suggested | None:
+    m = _MELDED.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return Suggested(int(m.group(1)), m.group(2))
 
 
 def parse_played_this(data: str, tapped_in: ChatKind) -> Suggested | None:

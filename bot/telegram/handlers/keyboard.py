@@ -24,6 +24,7 @@ from bot.telegram.games import seat_of, speaker
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, say
 from bot.telegram.words import keyboard, replies, texts
+from bot.telegram.words import rules as rule_words
 from solver.errors import RummikubError
 from solver.notation import parse_tiles
 from solver.tiles import Tile
@@ -38,7 +39,10 @@ async def open_keyboard(update: Update, context: BotContext, state: GameState, m
     """Send the keyboard for ``mode`` (``keyboard.RACK`` or ``keyboard.DRAW``), its tiles kept as a question."""
     chat, user = speaker(update)
     if not keyboard.fits(state.rules):
-        raise RummikubError(keyboard.TOO_MANY_KEYS.format(mode=mode))
+        example = (
+            rule_words.example_tiles(state.rules) if mode == keyboard.RACK else rule_words.example_draw(state.rules)
+        )
+        raise RummikubError(keyboard.TOO_MANY_KEYS.format(mode=mode, example=example))
     payload = {"chat": chat.id, "may_answer": [user.id], "mode": mode, "tiles": []}
     token = await deps(context).service.ask(state.id, user.id, KEYS, payload)
     await say(update, context, keyboard.text(mode, [], state.rules, before), keyboard.markup(token, state.rules))
@@ -106,7 +110,7 @@ async def _done(
     assert query is not None
     _, user = speaker(update)
     if not tiles:
-        raise RummikubError(keyboard.EMPTY_DONE[mode])
+        raise RummikubError(keyboard.EMPTY_DONE[mode].format(example=rule_words.example_tiles(state.rules)))
     service = deps(context).service
     try:
         if mode == keyboard.RACK:

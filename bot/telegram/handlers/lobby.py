@@ -20,6 +20,7 @@ from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, post_to_game_chat, say
 from bot.telegram.words import replies, texts
+from bot.telegram.words import rules as rule_words
 from solver.errors import RummikubError
 from solver.rules import Rules
 
@@ -54,7 +55,7 @@ async def link(update: Update, context: BotContext, payload: str) -> None:
         lines.append(replies.rack_text(me, state.rules))
         lines.append("/solve for your best play.")
     else:
-        lines.append("Send your rack: /rack 3R 4R 5R J")
+        lines.append(rule_words.send_rack(state.rules))
     await say(update, context, "\n".join(lines))
 
 
@@ -80,7 +81,7 @@ async def new(update: Update, context: BotContext) -> None:
         await ask(
             context, chat, running, user.id, NEW,
             "A game is in progress here. End it (with the points left on each rack) and start a new one?",
-            [f"End it and start anew ({rules.describe()})"], {"rules": encode_rules(rules)},
+            [f"End it and start anew ({rule_words.rules_short(rules)})"], {"rules": encode_rules(rules)},
             may_answer=[user.id], reply_to=update.message,
         )  # fmt: skip
         return
@@ -102,12 +103,12 @@ async def start_new(
             await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
         markup = replies.group_buttons(context.bot.username, state.invite, join=True)
         first = "" if anonymous else f"{name_of(user)} sits first. "
-        text = f"New game ({rules.describe()}).\n{first}Tap Join to play; then tap My rack to set your rack in private."
+        text = f"{rule_words.new_game(rules)}\n{first}Tap Join to play; then tap My rack to set your rack in private."
         await context.bot.send_message(chat.id, text, reply_markup=markup)
         return
     state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
     await service.tie(user.id, state.id)  # this chat now answers for the new game, not a group's
-    await context.bot.send_message(chat.id, f"New game ({rules.describe()}).\nSend your rack: /rack 3R 4R 5R J")
+    await context.bot.send_message(chat.id, f"{rule_words.new_game(rules)}\n{rule_words.send_rack(rules)}")
 
 
 async def new_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
@@ -171,9 +172,7 @@ def _joined(state: GameState, name: str) -> str:
 async def rules_command(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     state = await current_game(context, chat, user)
-    await say(
-        update, context, f"This game's rules: {state.rules.describe()}\nOther rules: /new meld=25 jokers=1 (a new game)"
-    )
+    await say(update, context, f"{rule_words.rules_text(state.rules)}\nOther rules: /new meld=25 jokers=1 (a new game)")
 
 
 @guarded
@@ -246,5 +245,5 @@ async def switch_game(update: Update, context: BotContext) -> None:
     await query.answer()
     name = _game_title(state, chat.id)
     me = seat_of(state, user)
-    rack = replies.rack_text(me, state.rules) if me.rack else "Send your rack: /rack 3R 4R 5R J"
+    rack = replies.rack_text(me, state.rules) if me.rack else rule_words.send_rack(state.rules)
     await context.bot.send_message(chat.id, f"This chat is now at {name}.\n{rack}")

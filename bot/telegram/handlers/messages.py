@@ -26,6 +26,7 @@ from bot.telegram.handlers.table import change_shared_table, fix_word, read_tabl
 from bot.telegram.parsing import misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
+from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
 from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
@@ -81,7 +82,7 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
     me = seat_of(state, user)
     rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
     if rack is not None and not rack and table_text is None:  # "rack:" alone: a question, not an empty rack
-        await say(update, context, "Send your rack after rack:, like rack: 3R 4R 5R J")
+        await say(update, context, f"Send your rack after rack:, like rack: {rule_words.example_tiles(state.rules)}")
         return
     table: list[TileSet] | None = None
     fix = False
@@ -110,14 +111,16 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
         me, table = seat_of(state, user), None
         if rack is None and not fits_deck(state, me):
             updated = "The group's table is updated. " if changed_table else ""
-            await say(update, context, updated + texts.STALE_RACK)
+            stale = texts.STALE_RACK.format(example=rule_words.example_tiles(state.rules))
+            await say(update, context, updated + stale)
             return
     # The position is stored (committed) first: an answer never shows a position a crash could lose.
     state = await _store(d.service, state, user.id, rack, table)
     me = seat_of(state, user)
     if not me.rack:  # nothing to solve with yet: show what came, ask for the rack
         done = "The group's table is updated. " if changed_table else "Table set. " if table is not None else ""
-        await show_table(update, context, state, f"{done}Now send your rack: rack: 3R 4R 5R J")
+        ask = f"Now send your rack: rack: {rule_words.example_tiles(state.rules)}"
+        await show_table(update, context, state, done + ask)
         return
     await send_answer(update, context, state, me, Objective.TILES, start_solving(d, state, me, Objective.TILES))
 

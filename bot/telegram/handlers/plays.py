@@ -30,8 +30,10 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
+from bot.telegram.words import rules as rule_words
 from solver.errors import RummikubError
 from solver.notation import format_tiles
+from solver.solution import Solution
 
 log = logging.getLogger(__name__)
 
@@ -179,8 +181,8 @@ async def announce(
     d = deps(context)
     after = played.state
     async with photo_coming(context, chat):
-        picture, points = await d.off_loop(play_picture, before.table, after.table, after.rules)
-    caption = play_caption(after, played, points, recorder=user)
+        picture, play = await d.off_loop(play_picture, before.table, after.table, after.rules)
+    caption = play_caption(after, played, play, recorder=user)
     here = (label(context, chat) + caption)[: replies.CAPTION_LIMIT]
     if reply_to is not None:
         await reply_to.reply_photo(picture, caption=here, do_quote=True)
@@ -192,12 +194,12 @@ async def announce(
         await tell_rack_mismatch(context, after, played)
 
 
-def play_caption(after: GameState, played: Played, points: int, *, recorder: User) -> str:
+def play_caption(after: GameState, played: Played, play: Solution, *, recorder: User) -> str:
     """What everyone reads of a play: who, what, the points, whose turns were passed over, who is next."""
     by = after.player(played.by)
     name = by.name if by is not None else "A player"
-    what = f"{replies.tiles_text(played.placed, after.rules)} ({replies.plural(len(played.placed), 'tile')}, "
-    lines = [f"{name} put down {what}{replies.plural(points, 'point')})."]
+    what = f"{replies.placed_text(play)} ({replies.plural(len(played.placed), 'tile')}, "
+    lines = [f"{name} put down {what}{replies.plural(play.points_placed, 'point')})."]
     if recorder.id != played.by:
         lines.append(f"Recorded by {name_of(recorder)}.")
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
@@ -217,7 +219,7 @@ async def tell_rack_mismatch(context: BotContext, state: GameState, played: Play
     why = f"it did not hold {lacked}" if lacked else "it no longer fits the deck with the table"
     text = (
         f"{where}Your play of {replies.tiles_text(played.placed, state.rules)} is recorded, but your rack as I have "
-        f"it does not match: {why}. Send your rack again: /rack 3R 4R 5R J"
+        f"it does not match: {why}. Send your rack again: /rack {rule_words.example_tiles(state.rules)}"
     )
     try:
         await context.bot.send_message(p.user_id, text)

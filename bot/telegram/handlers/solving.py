@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections import Counter
 from collections.abc import Awaitable
 from typing import Any
 
@@ -34,6 +36,7 @@ from bot.telegram.runtime.work import Answer, answer_for, group_picture, solve_p
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.suggestions import SHOWN, fingerprint
 from bot.telegram.words import replies, texts
+from bot.telegram.words import rules as rule_words
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
@@ -41,10 +44,12 @@ from solver.rules import STANDARD
 from solver.solution import Objective, Solution
 from solver.solve import solve
 
+log = logging.getLogger(__name__)
+
 
 def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
     if not me.rack:
-        raise NoTiles("your rack is empty; send it first: /rack 3R 4R 5R J")
+        raise NoTiles(f"your rack is empty; send it first: /rack {rule_words.example_tiles(state.rules)}")
     return (me.rack, state.table, state.rules, objective, not me.melded, d.settings.solver_time_limit)
 
 
@@ -62,18 +67,30 @@ async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Obje
 async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Objective, stamp: str) -> Solution:
     """The play the answer showed (kept in the database); solved again only for an answer from before the
     shown plays were kept (the fingerprint proves the position is the same)."""
-    try:
-        kept = await d.service.question(suggestions.token(state.id, me.user_id, objective))
-    except AlreadyAnswered:
-        kept = None
-    if kept is not None and kept.payload.get("stamp") == stamp:
-        shown = suggestions.rebuilt(kept.payload, state, me, objective)
-        if shown is not None:
-            return shown
+    shown = await shown_before(d, state, me, objective, stamp)
+    if shown is not None:
+        return shown
     rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
     return await d.solving_position(
         _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit
     )
+
+
+async def shown_before(d: Deps, state: GameState, me: PlayerState, objective: Objective, stamp: str) -> Solution | None:
+    """The play last shown to this player for this objective, if it was shown for this very position."""
+    try:
+        kept = await d.service.question(suggestions.token(state.id, me.user_id, objective))
+    except AlreadyAnswered:
+        return None
+    if kept is None or kept.payload.get("stamp") != stamp:
+        return None
+    return suggestions.rebuilt(kept.payload, state, me, objective)
+
+
+async def same_as_shown(d: Deps, state: GameState, me: PlayerState, solution: Solution, shown: Objective) -> bool:
+    """The new answer puts down exactly the tiles of the play already shown for the other objective."""
+    before = await shown_before(d, state, me, shown, fingerprint(state, me, shown))
+    return before is not None and Counter(before.placed) == Counter(solution.placed)
 
 
 def _tiles(state: GameState, me: PlayerState) -> int:
@@ -88,22 +105,64 @@ async def send_answer(
     me: PlayerState,
     objective: Objective,
     pending: Awaitable[Answer] | None = None,
+    *,
+    instead_of: Objective | None = None,
 ) -> None:
-    """Solve (or take ``pending``, a solve already started for this position) and send the picture."""
+    """Solve (or take ``pending``, a solve already started for this position) and send the picture. Asked
+    ``instead_of`` another objective, a play that is the same as the one shown says so rather than repeat it."""
     chat, _ = speaker(update)
     d = deps(context)
     async with photo_coming(context, chat):
-        answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+        onto = onto_table(d, state, me, objective)
+        try:
+            answer = await (pending if pending is not None else answer_now(d, state, me, objective))
+        except BaseException:
+            if onto is not None:
+                onto.cancel()
+            raise
+        better = await places_more(onto, answer.solution)
     solution = answer.solution
     if answer.picture is None:
-        await say(update, context, replies.no_play(solution))
+        markup = replies.melded_buttons(state.id, objective) if better is not None else None
+        await say(update, context, replies.no_play(solution, better), markup)
+        return
+    if instead_of is not None and await same_as_shown(d, state, me, solution, instead_of):
+        await say(update, context, replies.same_play(objective))
         return
     stamp = fingerprint(state, me, objective)
     # kept before it is shown: "I played this" must find it in any process, after any restart
     shown = suggestions.payload(solution, stamp)
     await d.service.remember(suggestions.token(state.id, me.user_id, objective), state.id, me.user_id, SHOWN, shown)
-    markup = replies.solve_buttons(state.id, solution, stamp)
-    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves), markup)
+    markup = replies.solve_buttons(state.id, solution, stamp, melded=better is not None)
+    note = replies.melded_note(better) if better is not None else ""
+    await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves, note), markup)
+
+
+def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Solution] | None:
+    """For a player not yet melded, with a table to play onto: the best play as if the meld were made, begun
+    now beside the opening, so the answer can offer it (a newcomer mid-game may simply not have said /meld)."""
+    if me.melded or not me.rack or not state.table:
+        return None
+    rack, table, rules, objective, _, limit = _solve_args(d, state, me, objective)
+    work = d.solving_position(
+        _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=False, time_limit=limit
+    )
+    return asyncio.ensure_future(work)
+
+
+async def places_more(onto: asyncio.Future[Solution] | None, opening: Solution) -> Solution | None:
+    """The play onto the table, if it puts down more than the opening does (by the answer's own objective).
+    A table too large to solve with leaves the opening to stand alone: it was answered, so it is shown."""
+    if onto is None:
+        return None
+    try:
+        melded = await onto
+    except RummikubError as why:
+        log.info("no play onto the table to offer beside the opening: %s", why)
+        return None
+    if opening.objective is Objective.POINTS:
+        return melded if melded.points_placed > opening.points_placed else None
+    return melded if melded.tiles_placed > opening.tiles_placed else None
 
 
 @guarded
@@ -130,7 +189,27 @@ async def other_objective(update: Update, context: BotContext) -> None:
     ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
-    await send_answer(update, context, state, me, replies.objective_of(code))
+    objective = replies.objective_of(code)
+    shown = Objective.TILES if objective is Objective.POINTS else Objective.POINTS
+    await send_answer(update, context, state, me, objective, instead_of=shown)
+
+
+@guarded
+async def melded_instead(update: Update, context: BotContext) -> None:
+    """ "I have melded: play onto the table": the meld is noted, and the play onto the table is shown."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    tapped = callbacks.parse_melded_instead(query.data, kind_of(chat))
+    if tapped is None:
+        raise RummikubError(STALE)
+    d = deps(context)
+    state = context.game = await d.service.game(int(tapped.game_id))
+    ensure_running(state)
+    seat_of(state, user)
+    await query.answer(replies.melded_noted(name_of(user)))
+    state = context.game = await d.service.mark_melded(state.id, user.id)
+    await send_answer(update, context, state, seat_of(state, user), replies.objective_of(tapped.objective))
 
 
 SUGGESTION = "suggestion"
@@ -207,7 +286,7 @@ async def play_suggestion(
             await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
     after = played.state
     mine = seat_of(after, user)
-    placed = replies.tiles_text(played.placed, after.rules)
+    placed = replies.placed_text(solution)
     lines = [f"{label(context, chat)}Played {placed}."]
     lines.append(replies.rack_text(mine, after.rules) if mine.rack else texts.WON)
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]

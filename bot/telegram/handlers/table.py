@@ -177,7 +177,7 @@ async def table(update: Update, context: BotContext) -> None:
     state = await current_game(context, chat, user)
     text = _args(update)
     if not text:
-        await show_table(update, context, state, format_table(state.table) or "The table is empty.")
+        await show_table(update, context, state, format_table(state.table) or replies.empty_table(state.rules))
         return
     await set_table(update, context, state, text)
 

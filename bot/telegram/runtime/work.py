@@ -87,11 +87,11 @@ def table_picture(
     return render_table(table, rules, rack=rack, header=header)
 
 
-def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules) -> tuple[bytes, int]:
+def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules) -> tuple[bytes, Solution]:
     """The new table with the tiles just put down highlighted (and tiles moved between sets marked), and the
-    play's points: traced as the solver's own answers are (``solver.recorded``), so they agree."""
+    play as traced the way the solver's own answers are (``solver.recorded``), so its points and tiles agree."""
     play = recorded_play(before, after, rules)
-    return render_solution(play, show_rack=False), play.points_placed
+    return render_solution(play, show_rack=False), play
 
 
 def worker_start(memory_mib: int = 0) -> None:

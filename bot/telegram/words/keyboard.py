@@ -31,8 +31,8 @@ _PROMPT = {
 }
 _SO_FAR = {RACK: "New rack", DRAW: "Drawn"}
 NOTHING_YET = "(none yet)"
-TOO_MANY_KEYS = "This game has too many different tiles for buttons; type them instead, like /{mode} 3R 4R J"
-EMPTY_DONE = {RACK: "Tap your tiles first (or type /rack 3R 4R J)", DRAW: "Tap the tiles you drew first"}
+TOO_MANY_KEYS = "This game has too many different tiles for buttons; type them instead, like /{mode} {example}"
+EMPTY_DONE = {RACK: "Tap your tiles first (or type /rack {example})", DRAW: "Tap the tiles you drew first"}
 GONE = "This keyboard was already used; send /{mode} again for a new one"
 NOT_YOURS = "This keyboard is not yours"
 NO_MORE = "There are only {copies} of {tile} in this game, all counted already (on the table or in your tiles)"

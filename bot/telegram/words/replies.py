@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.game import GameResult, GameState, PlayerState
 from bot.telegram import callbacks
 from bot.telegram.links import deep_link
+from bot.telegram.words.rules import example_draw, example_table, example_tiles
 from solver.notation import format_tiles
 from solver.rules import Rules
 from solver.solution import Objective, Solution
@@ -30,22 +31,33 @@ def tiles_text(tiles: Sequence[Tile], rules: Rules) -> str:
     return format_tiles(tiles, rules) or "(none)"
 
 
+def placed_text(solution: Solution) -> str:
+    """The tiles a play puts down, set by set in the order of the new table (a set's tiles in its order), so
+    they can be found on the picture: "3R 4R 5R J | 7B"."""
+    sets = []
+    for tile_set, origins in zip(solution.table, solution.origins, strict=True):
+        mine = [t for t, o in zip(tile_set.tiles, origins, strict=True) if o.from_rack]
+        if mine:
+            sets.append(" ".join(str(t) for t in mine))
+    return " | ".join(sets) or "no tile"
+
+
 def summary(solution: Solution) -> str:
     what = "Best opening" if solution.initial_meld else "Best play"
     goal = "most points" if solution.objective is Objective.POINTS else "most tiles"
     line = (
         f"{what} ({goal}): {plural(solution.tiles_placed, 'tile')}, {plural(solution.points_placed, 'point')}: "
-        f"{tiles_text(solution.placed, solution.rules)}"
+        f"{placed_text(solution)}"
     )
     if not solution.optimal:
         line += "\n(best found in the time allowed; there may be better)"
     return line
 
 
-def solve_caption(solution: Solution, moves: Sequence[str]) -> str:
-    """Summary, numbered moves, rack left; cut to fit a photo caption."""
+def solve_caption(solution: Solution, moves: Sequence[str], note: str = "") -> str:
+    """Summary, numbered moves, rack left (and a ``note`` after it, kept whole); cut to fit a photo caption."""
     head = summary(solution)
-    tail = f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
+    tail = rack_left(solution) + (f"\n{note}" if note else "")
     lines: list[str] = []
     for i, move in enumerate(moves, start=1):
         line = f"{i}. {move}"
@@ -60,15 +72,22 @@ def solve_caption(solution: Solution, moves: Sequence[str]) -> str:
     return text[:CAPTION_LIMIT]
 
 
-def no_play(solution: Solution) -> str:
+def rack_left(solution: Solution) -> str:
+    """What the play leaves on the rack; a play that empties it says so."""
+    if not solution.rack_left:
+        return "Your rack is empty after this play."
+    return f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
+
+
+def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
     rack = tiles_text(solution.rack_left, solution.rules)
+    draw = f"Draw a tile: /draw {example_draw(solution.rules)}, then /pass."
     if solution.initial_meld:
-        return (
-            f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). "
-            "Draw a tile: /draw 7B, then /pass.\n"
-            "Already made your initial meld? Send /meld, then /solve plays onto the table."
-        )
-    return f"No play with your rack ({rack}). Draw a tile: /draw 7B, then /pass."
+        opening = f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). {draw}\n"
+        if onto_table is not None:
+            return opening + melded_note(onto_table)
+        return opening + "Already made your initial meld? Send /meld, then /solve plays onto the table."
+    return f"No play with your rack ({rack}). {draw}"
 
 
 def objective_code(objective: Objective) -> str:
@@ -79,17 +98,46 @@ def objective_of(code: str) -> Objective:
     return Objective.POINTS if code == "p" else Objective.TILES
 
 
-def solve_buttons(game_id: int, solution: Solution, fingerprint: str) -> InlineKeyboardMarkup:
-    """ "I played this", and the other objective."""
+def solve_buttons(game_id: int, solution: Solution, fingerprint: str, *, melded: bool = False) -> InlineKeyboardMarkup:
+    """ "I played this", the other objective, and (``melded``) the play onto the table instead of an opening."""
     code = objective_code(solution.objective)
     other = Objective.TILES if solution.objective is Objective.POINTS else Objective.POINTS
     label = "Most tiles instead" if other is Objective.TILES else "Most points instead"
-    return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton("✅ I played this", callback_data=callbacks.played_this(game_id, code, fingerprint))],
-            [InlineKeyboardButton(label, callback_data=callbacks.other_objective(game_id, objective_code(other)))],
-        ]
-    )
+    rows = [
+        [InlineKeyboardButton("✅ I played this", callback_data=callbacks.played_this(game_id, code, fingerprint))],
+        [InlineKeyboardButton(label, callback_data=callbacks.other_objective(game_id, objective_code(other)))],
+    ]
+    if melded:
+        rows.append(melded_row(game_id, solution.objective))
+    return InlineKeyboardMarkup(rows)
+
+
+MELDED_BUTTON = "I have melded: play onto the table"
+
+
+def melded_row(game_id: int, objective: Objective) -> list[InlineKeyboardButton]:
+    data = callbacks.melded_instead(game_id, objective_code(objective))
+    return [InlineKeyboardButton(MELDED_BUTTON, callback_data=data)]
+
+
+def melded_buttons(game_id: int, objective: Objective) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([melded_row(game_id, objective)])
+
+
+def melded_note(onto_table: Solution) -> str:
+    """Under an opening: what playing onto the table would put down, for a player who has melded already."""
+    figures = f"{plural(onto_table.tiles_placed, 'tile')}, {plural(onto_table.points_placed, 'point')}"
+    return f"Made your initial meld already? Playing onto the table puts down more ({figures}): tap {MELDED_BUTTON}."
+
+
+def melded_noted(name: str) -> str:
+    return f"Noted: {name} has made the initial meld."
+
+
+def same_play(objective: Objective) -> str:
+    """The other objective's best play is the one already shown: said, not sent again."""
+    goal = "most points" if objective is Objective.POINTS else "most tiles"
+    return f"The play with the {goal} is the same one: tap ✅ I played this above to record it."
 
 
 def group_buttons(bot_username: str, invite: str, *, join: bool) -> InlineKeyboardMarkup:
@@ -129,18 +177,26 @@ def players_text(state: GameState) -> str:
     return "\n".join(lines) or "No players yet: /join"
 
 
-def table_header(state: GameState) -> str:
+def table_header(state: GameState) -> str | None:
+    """The picture's heading; none for an empty table, whose picture already says it is empty."""
     tiles = sum(len(s) for s in state.table)
-    return f"Table: {plural(len(state.table), 'set')}, {plural(tiles, 'tile')}" if state.table else "The table is empty"
+    return f"Table: {plural(len(state.table), 'set')}, {plural(tiles, 'tile')}" if state.table else None
+
+
+def empty_table(rules: Rules) -> str:
+    """The caption under an empty table's picture: how to set it (the picture says it is empty)."""
+    return f"No sets yet. Set the table: /table {example_table(rules)}"
 
 
 def rack_text(player: PlayerState, rules: Rules) -> str:
+    if not player.rack:
+        return "Your rack is empty."
     return f"Your rack ({plural(len(player.rack), 'tile')}): {tiles_text(player.rack, rules)}"
 
 
 def rack_answer(player: PlayerState, rules: Rules) -> str:
     """The answer to a rack set (typed or tapped): the rack, and what to do next."""
-    hint = "\n/solve for your best play." if player.rack else "\nSet it: /rack 3R 4R 5R J"
+    hint = "\n/solve for your best play." if player.rack else f"\nSet it: /rack {example_tiles(rules)}"
     return rack_text(player, rules) + hint
 
 

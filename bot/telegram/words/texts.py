@@ -53,7 +53,7 @@ A play on someone else's turn, or a first play below the meld, is asked about be
 WON = "Your rack is empty: you won! /end closes the game."
 STALE_RACK = (
     "Your rack as I have it no longer fits the deck with the group's table (some of its tiles must be on the "
-    "table now): send your rack again, like rack: 3R 4R 5R J"
+    "table now): send your rack again, like rack: {example}"
 )
 STALE_BUTTON = "This button is from an earlier question or game; nothing was done"
 UNKNOWN_COMMAND = "I don't know {command}. /help lists what I can do."
