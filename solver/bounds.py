@@ -14,8 +14,9 @@ import time
 
 from solver.errors import RummikubError
 
-#: the grown forms one position's table sets may have (a standard table has at most about 4,000)
-MAX_FORMS = 20_000
+#: the grown forms one position's table sets may have (a standard table has at most about 5,000; the longest
+#: run of the largest variant alone has some 25,000)
+MAX_FORMS = 30_000
 #: the grown forms kept between answers (every set of the standard game has about 7,000 in all)
 MAX_CACHED_FORMS = 60_000
 #: SCIP's own memory limit (its ``limits/memory``), in MiB

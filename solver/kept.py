@@ -137,13 +137,33 @@ def form_count(old: TileSet, rules: Rules) -> int:
         return 1 + sum(
             comb(missing, size - have) * comb(size - have, old.jokers) for size in range(len(old), rules.max_group + 1)
         )
-    reach, smallest = rules.smallest_set - 1, rules.smallest_set
-    lows = range(old.low, max(1, old.low - reach) - 1, -1)
-    highs = range(old.high, min(rules.numbers, old.high + reach) + 1)
+    smallest = rules.smallest_set
+    lows, highs = _ends(old, rules, _reach(rules))
     total = len(lows) * len(highs)
+    lows, highs = _ends(old, rules, _split_reach(rules))
     for cut in range(old.low + 1, old.high):
         total += sum(1 for a in lows if cut - a + 1 >= smallest) * sum(1 for b in highs if b - cut + 1 >= smallest)
     return total
+
+
+def _reach(rules: Rules) -> int:
+    """How far a kept run may grow at an end: ``smallest_set`` tiles more can be a set of their own instead
+    (which keeps the run as it was, so the most sets kept never needs the longer form)."""
+    return rules.smallest_set - 1
+
+
+def _split_reach(rules: Rules) -> int:
+    """How far a split run's half may grow at its outer end. A half may be as short as the inserted tile and
+    one old tile, and then needs ``smallest_set - 2`` tiles of growth itself before ``smallest_set`` more can
+    stand apart: growth up to ``2 * smallest_set - 3`` has no shorter form that keeps as many sets."""
+    return max(_reach(rules), 2 * rules.smallest_set - 3)
+
+
+def _ends(old: TileSet, rules: Rules, reach: int) -> tuple[range, range]:
+    """The lowest numbers a grown run may start at, and the highest it may end at."""
+    lows = range(old.low, max(1, old.low - reach) - 1, -1)
+    highs = range(old.high, min(rules.numbers, old.high + reach) + 1)
+    return lows, highs
 
 
 def check_size(table: Iterable[TileSet], rules: Rules) -> None:
@@ -179,13 +199,13 @@ def _grown_run(old: TileSet, rules: Rules) -> Iterator[_Laid]:
     colour = old.colour
     assert colour is not None
     low, high = old.low, old.high
-    reach, smallest = rules.smallest_set - 1, rules.smallest_set
+    smallest = rules.smallest_set
     jokers = [s.number for t, s in zip(old.tiles, old.stands_for, strict=True) if t.is_joker]
-    lows = range(low, max(1, low - reach) - 1, -1)
-    highs = range(high, min(rules.numbers, high + reach) + 1)
+    lows, highs = _ends(old, rules, _reach(rules))
     for a in lows:
         for b in highs:
             yield (_run(colour, a, b, jokers),), _extra(colour, a, b, low, high)
+    lows, highs = _ends(old, rules, _split_reach(rules))
     for cut in range(low + 1, high):
         for a in lows:
             for b in highs:

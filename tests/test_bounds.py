@@ -82,18 +82,18 @@ def test_the_time_limit_covers_building_the_forms() -> None:
 
 
 def test_the_forms_cache_is_bounded_by_forms_held_not_sets() -> None:
-    cache = _FormsCache(limit=30)
-    sets = parse_table("3-5R | 4-6R | 5-7R | 6-8R", STANDARD)
+    cache = _FormsCache(limit=40)
+    sets = parse_table("4-6R | 5-7R | 6-8R | 7-9R", STANDARD)
     forms = [_forms(s, STANDARD) for s in sets]
-    assert [len(f) for f in forms] == [13, 13, 13, 13]
+    assert [len(f) for f in forms] == [18, 18, 18, 18]
     for s, f in zip(sets, forms, strict=True):
         cache.put((s, STANDARD), f)
-        assert cache.forms <= 30
-    assert len(cache) == 2 and cache.forms == 26
+        assert cache.forms <= 40
+    assert len(cache) == 2 and cache.forms == 36
     assert cache.get((sets[-1], STANDARD)) is not None, "the newest is kept"
     assert cache.get((sets[0], STANDARD)) is None, "the oldest went first"
     cache.put((sets[0], STANDARD), forms[0] * 3)  # more than the whole limit: not kept at all
-    assert cache.get((sets[0], STANDARD)) is None and cache.forms == 26
+    assert cache.get((sets[0], STANDARD)) is None and cache.forms == 36
 
 
 def test_scip_has_a_memory_limit() -> None:

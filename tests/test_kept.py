@@ -63,3 +63,15 @@ def test_warming_up_works_out_the_forms_of_every_set_the_rules_allow() -> None:
     assert len(FORMS) == made  # no set of this table was new
     solve(parse_tiles("3K", R), parse_table("J 2B 3B", R), R)
     assert len(FORMS) == made + 1  # a set with a joker has forms of its own
+
+
+def test_a_split_half_grown_by_three_at_its_end_counts_as_kept() -> None:
+    """3K-7K split by a 6K, its upper half grown to 10K (6K 7K J 9K 10K): no shorter form keeps as many sets,
+    so the model must know it, and ``kept_sets`` must count it (found by the property test, seed 32182)."""
+    from solver.rules import STANDARD
+    from tests.oracle import kept_count
+    from tests.test_solver_properties import deal
+
+    rack, table = deal(32182, 10, 8, STANDARD)
+    solution = solve(rack, table, STANDARD)
+    assert solution.kept_sets == kept_count(table, solution.table) == 6
