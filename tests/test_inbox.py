@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.storage import open_database
+import pytest
+
+from bot.game.errors import AlreadyAnswered
+from bot.storage import GameService, open_database
 from bot.storage.inbox import Delivered, Inbox
 from tests.storage_support import migrated
 
@@ -49,5 +53,22 @@ async def test_with_webhooks_an_update_waits_for_one_sent_ahead_of_it(tmp_path: 
         await asyncio.sleep(0.12)
         taken = await inbox.take(CHAT)
         assert taken is not None and taken.update_id == 10
+    finally:
+        await db.dispose()
+
+
+async def test_questions_nobody_answered_for_a_week_are_forgotten(tmp_path: Path) -> None:
+    db = open_database(await migrated(tmp_path))
+    try:
+        now = datetime.now(UTC)
+        old = GameService(db, clock=lambda: now - timedelta(days=8))
+        service = GameService(db)
+        game = await service.new_game(CHAT, 7, join_as="Ann")
+        stale = await old.ask(game.id, 7, "photo", {"tiles": []})
+        fresh = await service.ask(game.id, 7, "photo", {"tiles": []})
+        await Inbox(db).forget()
+        with pytest.raises(AlreadyAnswered):
+            await service.question(stale)
+        assert (await service.question(fresh)).token == fresh
     finally:
         await db.dispose()

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.game import errors
 from bot.storage.database import Database
-from bot.storage.models import Claim, Delivery, Pace, utcnow
+from bot.storage.models import Choice, Claim, Delivery, Pace, utcnow
 
 T = TypeVar("T")
 
@@ -38,6 +38,8 @@ T = TypeVar("T")
 CLAIM_SECONDS = 15.0
 #: How long handled updates are kept (to know a repeated delivery, and to count a flood).
 KEPT = timedelta(days=1)
+#: How long a question asked with buttons (a photo's reading, an open tile keyboard, a shown play) waits.
+QUESTIONS_KEPT = timedelta(days=7)
 #: Starts after which an update that never finished (it killed the process each time) is given up.
 MOST_ATTEMPTS = 3
 
@@ -295,9 +297,12 @@ class Inbox:
         return await self.db.write_now(skip)
 
     async def forget(self) -> None:
-        """Drop handled updates older than ``KEPT``, and the flood limits' bookings long past."""
+        """Drop handled updates older than ``KEPT``, the flood limits' bookings long past, and questions asked
+        with buttons that nobody answered in ``QUESTIONS_KEPT`` (their buttons then say they are stale)."""
         before = utcnow() - KEPT
         statement = delete(Delivery).where(Delivery.handled_at.is_not(None), Delivery.received_at < before)
         await self.db.write_now(lambda conn: conn.execute(statement))
         paces = delete(Pace).where(Pace.due < self.clock() - 3600)
         await self.db.write_now(lambda conn: conn.execute(paces))
+        questions = delete(Choice).where(Choice.created_at < utcnow() - QUESTIONS_KEPT)
+        await self.db.write_now(lambda conn: conn.execute(questions))
