@@ -84,9 +84,9 @@ class Database:
                 try:
                     return self.reader.write_here(work)
                 except OperationalError as why:
-                    if "locked" not in str(why) and "busy" not in str(why):
+                    if not is_locked(why):
                         raise
-                return await self.reader.write(work)
+                return await self.reader.write(work)  # the thread may wait out another process's lock
         async with self.engine.begin() as conn:
             return await conn.run_sync(work)
 
@@ -95,14 +95,20 @@ class Database:
         if self.reader is not None:
             try:
                 return self.reader.rows_here(statement)
-            except OperationalError:
-                pass  # locked a moment by a checkpoint of another process: the thread waits for it
-        return await self.rows(statement)
+            except OperationalError as why:
+                if not is_locked(why):
+                    raise
+        return await self.rows(statement)  # the thread may wait out another process's lock
 
     async def dispose(self) -> None:
         if self.reader is not None:
             await self.reader.close()
         await self.engine.dispose()
+
+
+def is_locked(error: OperationalError) -> bool:
+    """Whether the database refused only because another connection holds it (SQLite's busy or locked)."""
+    return "locked" in str(error) or "busy" in str(error)
 
 
 def open_database(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo: bool = False) -> Database:

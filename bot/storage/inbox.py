@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -31,8 +31,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.game import errors
 from bot.storage.database import Database
 from bot.storage.models import Choice, Claim, Delivery, Pace, utcnow
-
-T = TypeVar("T")
 
 #: How long a claim on a chat holds without being renewed, in seconds.
 CLAIM_SECONDS = 15.0
@@ -151,8 +149,7 @@ class Inbox:
             }
             for u in updates
         ]
-        dialect = postgresql if self.db.engine.dialect.name == "postgresql" else sqlite
-        statement = dialect.insert(Delivery).values(rows).on_conflict_do_nothing(index_elements=["update_id"])
+        statement = self._insert(Delivery).values(rows).on_conflict_do_nothing(index_elements=["update_id"])
         await self.db.write_now(lambda conn: conn.execute(statement))
         return {u.chat_id for u in updates}
 
@@ -181,8 +178,7 @@ class Inbox:
         """Claim the chat for this process and begin its oldest waiting update, in one transaction; ``None``
         when another live process has the chat, or nothing waits (the claim is then let go at once)."""
         now = self.clock()
-        dialect = postgresql if self.db.engine.dialect.name == "postgresql" else sqlite
-        insert = dialect.insert(Claim).values(chat_id=chat_id, owner=self.owner, until=now + self.claim_seconds)
+        insert = self._insert(Claim).values(chat_id=chat_id, owner=self.owner, until=now + self.claim_seconds)
         claim = insert.on_conflict_do_update(
             index_elements=["chat_id"],
             set_={"owner": insert.excluded.owner, "until": insert.excluded.until},
@@ -194,7 +190,7 @@ class Inbox:
                 return None
             waiting = self._begin_next(conn, chat_id)
             if waiting is None:
-                conn.execute(delete(Claim).where(Claim.chat_id == chat_id, Claim.owner == self.owner))
+                conn.execute(self._letting_go(chat_id))
             return waiting
 
         return await self.db.write_now(take)
@@ -205,15 +201,27 @@ class Inbox:
         stored meanwhile is either seen here or finds the chat free to claim."""
 
         def done(conn: Connection) -> Waiting | None:
-            conn.execute(self._finishing(update_id, outcome))
+            conn.execute(
+                update(Delivery)
+                .where(Delivery.update_id == update_id, Delivery.handled_at.is_(None))
+                .values(handled_at=utcnow(), outcome=outcome)
+            )
             if more:
                 waiting = self._begin_next(conn, chat_id)
                 if waiting is not None:
                     return waiting
-            conn.execute(delete(Claim).where(Claim.chat_id == chat_id, Claim.owner == self.owner))
+            conn.execute(self._letting_go(chat_id))
             return None
 
         return await self.db.write_now(done)
+
+    def _letting_go(self, chat_id: int) -> Any:
+        return delete(Claim).where(Claim.chat_id == chat_id, Claim.owner == self.owner)
+
+    def _insert(self, table: type[Delivery] | type[Claim]) -> Any:
+        """An INSERT that can say what to do on a conflict (SQLite's and PostgreSQL's spellings)."""
+        dialect = postgresql if self.db.engine.dialect.name == "postgresql" else sqlite
+        return dialect.insert(table)
 
     async def renew(self) -> None:
         """Keep this process's claims (called well within ``claim_seconds``)."""
@@ -244,19 +252,6 @@ class Inbox:
         )
         return Waiting(int(update_id), user_id, dict(payload), int(attempts), str(kind))
 
-    @staticmethod
-    def _finishing(update_id: int, outcome: str) -> Any:
-        return (
-            update(Delivery)
-            .where(Delivery.update_id == update_id, Delivery.handled_at.is_(None))
-            .values(handled_at=utcnow(), outcome=outcome)
-        )
-
-    async def finish(self, update_id: int, outcome: str) -> None:
-        """Mark the update handled, unless a change already did (with ``done``)."""
-        statement = self._finishing(update_id, outcome)
-        await self.db.write_now(lambda conn: conn.execute(statement))
-
     async def recent(self, waiting: Waiting, chat_id: int, seconds: float) -> tuple[int, bool]:
         """How many updates of its kind this update's sender sent to this chat in the last ``seconds``, up to
         this one, and whether one of them was already answered with "slow down"."""
@@ -276,9 +271,9 @@ class Inbox:
         count, told = tuple(rows[0]) if rows else (0, 0)
         return int(count), bool(told)
 
-    async def skip_flood(self, waiting: Waiting, chat_id: int, upto: int) -> int:
-        """Skip, in one write, every update of its kind this update's sender sent to this chat still waiting,
-        up to ``upto`` (a flood's backlog); returns how many."""
+    async def skip_flood(self, waiting: Waiting, chat_id: int) -> int:
+        """Skip, in one write, every update of its kind this update's sender sent to this chat that is still
+        waiting (a flood's backlog); returns how many."""
         statement = (
             update(Delivery)
             .where(
@@ -286,7 +281,6 @@ class Inbox:
                 Delivery.user_id == waiting.user_id,
                 Delivery.kind == waiting.kind,
                 Delivery.handled_at.is_(None),
-                Delivery.update_id <= upto,
             )
             .values(handled_at=utcnow(), outcome="skipped")
         )
@@ -299,10 +293,15 @@ class Inbox:
     async def forget(self) -> None:
         """Drop handled updates older than ``KEPT``, the flood limits' bookings long past, and questions asked
         with buttons that nobody answered in ``QUESTIONS_KEPT`` (their buttons then say they are stale)."""
-        before = utcnow() - KEPT
-        statement = delete(Delivery).where(Delivery.handled_at.is_not(None), Delivery.received_at < before)
-        await self.db.write_now(lambda conn: conn.execute(statement))
-        paces = delete(Pace).where(Pace.due < self.clock() - 3600)
-        await self.db.write_now(lambda conn: conn.execute(paces))
-        questions = delete(Choice).where(Choice.created_at < utcnow() - QUESTIONS_KEPT)
-        await self.db.write_now(lambda conn: conn.execute(questions))
+        now = utcnow()
+        statements = (
+            delete(Delivery).where(Delivery.handled_at.is_not(None), Delivery.received_at < now - KEPT),
+            delete(Pace).where(Pace.due < self.clock() - 3600),
+            delete(Choice).where(Choice.created_at < now - QUESTIONS_KEPT),
+        )
+
+        def drop(conn: Connection) -> None:
+            for statement in statements:
+                conn.execute(statement)
+
+        await self.db.write_now(drop)

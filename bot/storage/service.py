@@ -43,7 +43,7 @@ from bot.game.state import (
 )
 from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_may_undo, undo_choice
 from bot.storage import inbox, reads
-from bot.storage.database import Database
+from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
 from bot.storage.models import Choice, Event, Game, Link, utcnow
 from bot.storage.rows import record_of, state_of, write
@@ -798,7 +798,7 @@ class GameService:
             except StaleDataError:
                 await asyncio.sleep(0.005 * 2**attempt)
             except OperationalError as why:
-                if "locked" in str(why) or "busy" in str(why):
+                if is_locked(why):
                     raise errors.Busy("the game is busy; try again in a moment") from why
                 raise
         raise errors.Busy("the game kept changing while we tried to change it; try again in a moment")

@@ -9,7 +9,6 @@ question in the same transaction: a second Done (or a tap after it) finds it gon
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 
 from telegram import Message, Update
 from telegram.error import BadRequest
@@ -25,6 +24,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, say
 from bot.telegram.words import keyboard, replies, texts
 from bot.telegram.words import rules as rule_words
+from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import parse_tiles
 from solver.tiles import Tile
@@ -90,13 +90,12 @@ def _addable(name: str, tiles: list[Tile], state: GameState, user_id: int, mode:
     """The tile a key names, when the deck holds one more of it besides the table's, the tiles tapped and
     (for a draw) the rack's; else the reason, as an error, so a tap never builds what Done would refuse."""
     (tile,) = parse_tiles(name, state.rules)  # a colour outside the game's is refused here, as typed
-    copies = state.rules.copies_of(tile)
     me = state.player(user_id)
-    held = Counter(tiles) + Counter(t for s in state.table for t in s.tiles)
-    if mode == keyboard.DRAW and me is not None:
-        held += Counter(me.rack)
-    if held[tile] >= copies:
-        raise RummikubError(keyboard.NO_MORE.format(copies=copies, tile=tile))
+    rack = me.rack if mode == keyboard.DRAW and me is not None else ()
+    try:  # the deck's own count (solver.deck), as Done's store will check it
+        check_deck(state.rules, [*tiles, tile], [t for s in state.table for t in s.tiles], rack)
+    except DeckError:
+        raise RummikubError(keyboard.NO_MORE.format(copies=state.rules.copies_of(tile), tile=tile)) from None
     if len(tiles) >= MOST_TILES:
         raise RummikubError(keyboard.FULL)
     return tile

@@ -89,11 +89,6 @@ class Dispatcher:
         with contextlib.suppress(Exception):
             await self.inbox.release_all()
 
-    async def idle(self) -> None:
-        """Wait until no chat has a task (tests: every update stored so far is handled)."""
-        while self._running:
-            await asyncio.gather(*self._running.values(), return_exceptions=True)
-
     async def _start_waiting(self) -> None:
         """Start the chats whose updates were just stored here and, every ``SWEEP_SECONDS``, any chat with
         updates waiting that no process holds (another process's webhook got them; a dead process had them)."""
@@ -156,8 +151,7 @@ class Dispatcher:
         if count <= (FLOOD_MOST_TAPS if waiting.kind == "button" else FLOOD_MOST):
             return None
         if told:
-            last = await self.inbox.last_kept()
-            await self.inbox.skip_flood(waiting, chat_id, last if last is not None else waiting.update_id)
+            await self.inbox.skip_flood(waiting, chat_id)
             return "skipped"
         update = Update.de_json(waiting.payload, self.application.bot)
         with contextlib.suppress(TelegramError):

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from telegram import Bot, Update
 from telegram.error import Conflict, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.storage.inbox import Delivered, Inbox
 from bot.telegram.runtime.dispatch import Dispatcher
+from bot.telegram.runtime.pacing import retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ async def poll(bot: Bot, inbox: Inbox, dispatcher: Dispatcher, allowed_updates: 
                 read_timeout=POLL_TIMEOUT + 5,
             )
         except RetryAfter as why:
-            await asyncio.sleep(_seconds(why.retry_after))
+            await asyncio.sleep(retry_seconds(why))
             continue
         except (TimedOut, NetworkError, Conflict) as why:  # Conflict: another process polls with this token
             log.warning("getUpdates failed (%s); trying again in %.0f s", type(why).__name__, backoff)
@@ -81,6 +81,3 @@ async def confirm(bot: Bot, inbox: Inbox) -> None:
         except TelegramError:  # it is stored: fetching it again later changes nothing
             log.info("could not confirm the last updates; they will be fetched (and recognised) again")
 
-
-def _seconds(value: Any) -> float:
-    return float(value.total_seconds()) if hasattr(value, "total_seconds") else float(value)

@@ -30,6 +30,12 @@ UNPACED = frozenset({"sendChatAction", "answerCallbackQuery", "getFile", "getCha
 RETRIES = 2
 
 
+def retry_seconds(why: RetryAfter) -> float:
+    """How long Telegram asked to wait (seconds now, a timedelta in PTB's next major version)."""
+    wait: Any = why.retry_after
+    return float(wait.total_seconds()) if hasattr(wait, "total_seconds") else float(wait)
+
+
 @dataclass(frozen=True, slots=True)
 class Rate:
     """``burst`` messages at once, then one every ``every`` seconds."""
@@ -85,8 +91,7 @@ class SharedPace(BaseRateLimiter[int]):
             except RetryAfter as why:
                 if attempt == RETRIES:
                     raise
-                wait = why.retry_after
-                await asyncio.sleep(wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait))
+                await asyncio.sleep(retry_seconds(why))
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def reserve(self, chat_id: object) -> float:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
+from bot.settings import Settings
 from bot.storage.inbox import Inbox
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.dispatch import Dispatcher
@@ -34,14 +35,7 @@ class Webhook:
     secret: str
 
 
-@dataclass
-class Serving:
-    application: Any
-    inbox: Inbox
-    dispatcher: Dispatcher
-
-
-def webhook_of(settings: Any) -> Webhook | None:
+def webhook_of(settings: Settings) -> Webhook | None:
     """The webhook the settings ask for (``WEBHOOK_URL``), its secret given or derived from the token."""
     if not settings.webhook_url:
         return None
@@ -53,9 +47,9 @@ def webhook_of(settings: Any) -> Webhook | None:
 
 @contextlib.asynccontextmanager
 async def serving(
-    application: Any, allowed_updates: list[str], *, webhook: Webhook | None = None, register: bool = True
-) -> AsyncIterator[Serving]:
-    """Run the bot until the block ends. ``register``: tell Telegram the webhook (a test may not want to)."""
+    application: Any, allowed_updates: list[str], *, webhook: Webhook | None = None
+) -> AsyncIterator[None]:
+    """Run the bot until the block ends."""
     deps: Deps = application.bot_data[KEY]
     settle = SETTLE if webhook is not None else 0.0
     inbox = Inbox(deps.db, claim_seconds=deps.settings.claim_seconds, settle=settle)
@@ -75,11 +69,8 @@ async def serving(
         else:
             receiver = Receiver(application.bot, inbox, dispatcher, webhook.secret)
             server = listen(receiver, urlparse(webhook.url).path, webhook.listen, webhook.port)
-            if register:
-                await application.bot.set_webhook(
-                    webhook.url, secret_token=webhook.secret, allowed_updates=allowed_updates
-                )
-        yield Serving(application, inbox, dispatcher)
+            await application.bot.set_webhook(webhook.url, secret_token=webhook.secret, allowed_updates=allowed_updates)
+        yield
     finally:
         # No more updates in, each chat finishes the update it is on, then the rest stops.
         log.info("stopping: no more updates in")
