@@ -23,8 +23,8 @@ from bot.storage.models import Base
 from tests.storage_support import ALICE, GROUP, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = {"games", "players", "events", "links", "choices", "deliveries", "claims", "paces"}
-HEAD = "0003"
+TABLES = {"games", "players", "events", "links", "choices", "deliveries", "claims", "paces", "languages"}
+HEAD = "0004"
 
 
 def tables(file: Path) -> set[str]:
@@ -92,9 +92,9 @@ def test_python_m_bot_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == f"{HEAD} (head)\n"
     assert cli("db", "current", "--url", url) == 0
     assert f"{HEAD} (head)" in capsys.readouterr().out
-    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the second revision's tables
-    assert tables(file) == TABLES - {"deliveries", "claims", "paces"}
-    assert "0002" in capsys.readouterr().out
+    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the third revision's tables
+    assert tables(file) == TABLES - {"languages"}
+    assert "0003" in capsys.readouterr().out
 
 
 def test_alembic_from_the_project_root_reads_the_url_from_the_settings(tmp_path: Path) -> None:

@@ -245,3 +245,13 @@ class Pace(Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     due: Mapped[float] = mapped_column(Float)
+
+
+class Language(Base):
+    """The language a chat chose with /language (a private chat's id is its user's): the bot speaks it there,
+    and to that user in a group that chose none, whatever their Telegram app's language is."""
+
+    __tablename__ = "languages"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    code: Mapped[str] = mapped_column(String(8))

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Select, delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
@@ -45,7 +46,7 @@ from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_may_undo, undo_ch
 from bot.storage import inbox, reads
 from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
-from bot.storage.models import Choice, Event, Game, Link, utcnow
+from bot.storage.models import Choice, Event, Game, Language, Link, utcnow
 from bot.storage.rows import record_of, state_of, write
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
@@ -105,6 +106,22 @@ class GameService:
         if not found:
             raise _no_game()
         return found[0]
+
+    async def languages(self, *chat_ids: int) -> dict[int, str]:
+        """The languages these chats chose with /language (chats that chose none are left out)."""
+        query = select(Language.chat_id, Language.code).where(Language.chat_id.in_(chat_ids))
+        return {chat_id: code for chat_id, code in await self.db.small_rows(query)}
+
+    async def choose_language(self, chat_id: int, code: str) -> None:
+        """Keep ``code`` as the chat's language (a private chat's is its user's, in groups too)."""
+        dialect = sqlite if self.db.is_sqlite else postgresql
+        statement = dialect.insert(Language).values(chat_id=chat_id, code=code)
+        statement = statement.on_conflict_do_update(index_elements=[Language.chat_id], set_={"code": code})
+
+        async def choose(session: AsyncSession) -> None:
+            await session.execute(statement)
+
+        await self._transaction(choose)
 
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
         """The game a message applies to: in a private chat linked to a group game that the
