@@ -217,11 +217,15 @@ class User:
     id: int
     first_name: str
     username: str | None = None
+    #: the language of the user's Telegram app (an IETF tag like ``de`` or ``pt-br``), as updates carry it
+    language_code: str | None = None
 
     def to_json(self) -> Json:
         out: Json = {"id": self.id, "is_bot": False, "first_name": self.first_name}
         if self.username:
             out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
         return out
 
 

@@ -110,7 +110,11 @@ class GameService:
     async def languages(self, *chat_ids: int) -> dict[int, str]:
         """The languages these chats chose with /language (chats that chose none are left out)."""
         query = select(Language.chat_id, Language.code).where(Language.chat_id.in_(chat_ids))
-        return {chat_id: code for chat_id, code in await self.db.small_rows(query)}
+        return {row.chat_id: row.code for row in await self.db.small_rows(query)}
+
+    async def language_of(self, chat_id: int) -> str | None:
+        """The language the chat chose with /language, if it did."""
+        return (await self.languages(chat_id)).get(chat_id)
 
     async def choose_language(self, chat_id: int, code: str) -> None:
         """Keep ``code`` as the chat's language (a private chat's is its user's, in groups too)."""

@@ -26,6 +26,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -38,6 +39,7 @@ from bot.telegram.handlers import (
     arrivals,
     edits,
     keyboard,
+    language,
     lobby,
     messages,
     photos,
@@ -54,6 +56,7 @@ from bot.telegram.runtime.turns import Turns
 from bot.telegram.runtime.uploads import telegram_bot
 from bot.telegram.runtime.work import warm
 from bot.telegram.words import commands
+from bot.telegram.words.language import load_all
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +118,7 @@ def build_application(
         solver_count=count,
         turns=Turns(slots=count + 1 if count else threads),
     )
+    load_all()  # a build without its compiled catalogues fails here, at start-up
     add_handlers(application)
     return application
 
@@ -139,8 +143,10 @@ def add_handlers(application: BotApplication) -> None:
         "pass": table.pass_turn,
         "fit": table.fit_tile,
         "solve": solving.solve_command,
+        "language": language.language,
     }
     assert sorted(command_handlers) == commands.ALL, "every command in the menus has a handler"
+    application.add_handler(TypeHandler(Update, language.speak_their_language), group=-1)
     for name, handler in command_handlers.items():
         application.add_handler(CommandHandler(name, handler, filters=only_messages))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_migrated))
@@ -153,6 +159,7 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=callbacks.JOIN_PATTERN))
     application.add_handler(CallbackQueryHandler(keyboard.tapped, pattern=callbacks.KEY_PATTERN))
     application.add_handler(CallbackQueryHandler(arrivals.new_game_button, pattern=callbacks.NEW_GAME_PATTERN))
+    application.add_handler(CallbackQueryHandler(language.language_button, pattern=callbacks.LANGUAGE_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))

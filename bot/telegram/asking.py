@@ -19,6 +19,10 @@ from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label
+from bot.telegram.words.language import _
+from solver.text import N_
+
+CANCEL = N_("Cancel")
 
 
 async def ask(
@@ -33,7 +37,7 @@ async def ask(
     *,
     may_answer: Sequence[int],
     reply_to: Message | None = None,
-    cancel: str | None = "Cancel",
+    cancel: str | None = CANCEL,
     html: bool = False,
 ) -> Message:
     """Ask ``text`` in ``chat`` with a button for each option (and Cancel); the answer finds ``payload``.
@@ -48,7 +52,7 @@ async def ask(
         for i, label in enumerate(options)
     ]
     if cancel is not None:
-        rows.append([InlineKeyboardButton(cancel, callback_data=callbacks.answer(token, None, where))])
+        rows.append([InlineKeyboardButton(_(cancel), callback_data=callbacks.answer(token, None, where))])
     markup = InlineKeyboardMarkup(rows)
     name = label(context, chat)
     text = (markup_text.escape(name) if html else name) + text

@@ -9,6 +9,7 @@ None, and the handler answers that the button is stale; nothing is changed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.telegram.chats import PRIVATE, SHARED, ChatKind
@@ -176,3 +177,19 @@ def parse_key(data: str, tapped_in: ChatKind) -> Key | None:
     if m is None or tapped_in is not PRIVATE:
         return None
     return Key(m.group(1), m.group(2))
+
+
+# --- /language (any chat): l:<code> ------------------------------------------------------------------------
+
+_LANGUAGE = re.compile(r"^l:([a-z]{2})$")
+LANGUAGE_PATTERN = r"^l:"
+
+
+def language(code: str) -> str:
+    return _fits(f"l:{code}")
+
+
+def parse_language(data: str, known: Iterable[str]) -> str | None:
+    """The language a /language button chooses, if the bot speaks it."""
+    m = _LANGUAGE.match(data)
+    return m.group(1) if m is not None and m.group(1) in known else None

@@ -23,18 +23,21 @@ from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
 from bot.telegram.sending import label
 from bot.telegram.words import commands
+from bot.telegram.words.language import _, spoken
 from bot.telegram.words.texts import TOO_LONG
 from solver.errors import RummikubError
+from solver.text import N_
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
-SORRY = "Sorry, something went wrong on my side. Try again, or /help."
+SORRY = N_("Sorry, something went wrong on my side. Try again, or /help.")
 ALERT_LIMIT = 200
 
 
 def short(error: Exception) -> str:
-    text = str(error).strip() or type(error).__name__
+    """An error's words in the reader's language, begun with a capital, as an answer of their own."""
+    text = (spoken(error) if isinstance(error, RummikubError) else str(error)).strip() or type(error).__name__
     return text[0].upper() + text[1:]
 
 
@@ -60,7 +63,7 @@ def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
     if chat is None or not is_group(chat):
         return True
     if text.startswith("/"):
-        name, _, addressee = text.split(maxsplit=1)[0].partition("@")
+        name, _at, addressee = text.split(maxsplit=1)[0].partition("@")
         if addressee:
             return addressee.lower() == (bot_username or "").lower()
         return name[1:].lower() in commands.ALL  # /weather without a name may be another bot's
@@ -73,7 +76,7 @@ def guarded(handler: Handler) -> Handler:
         message = update.message
         text = message.text if message is not None else None
         if text is not None and len(text) > MAX_TEXT and for_me(text, update.effective_chat, context.bot.username):
-            await tell(update, context, TOO_LONG.format(length=len(text), limit=MAX_TEXT))
+            await tell(update, context, _(TOO_LONG).format(length=len(text), limit=MAX_TEXT))
             return
         try:
             await handler(update, context)
@@ -91,9 +94,9 @@ async def on_error(update: object, context: BotContext) -> None:
         return
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(SORRY, show_alert=True)
+            await update.callback_query.answer(_(SORRY), show_alert=True)
         else:
-            await context.bot.send_message(update.effective_chat.id, SORRY)
+            await context.bot.send_message(update.effective_chat.id, _(SORRY))
     except TelegramError:
         log.warning("could not tell chat %s about the failure", update.effective_chat.id)
 

@@ -15,6 +15,8 @@ from bot.game import GameError, GameState, PlayerState
 from bot.game.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
 from bot.storage import GameService
 from bot.telegram.context import BotContext
+from bot.telegram.words.language import _
+from solver.text import N_
 
 
 def is_group(chat: Chat) -> bool:
@@ -28,7 +30,7 @@ def name_of(user: User) -> str:
 def speaker(update: Update) -> tuple[Chat, User]:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
-        raise GameError("I can only answer messages from a person in a chat")
+        raise GameError(N_("I can only answer messages from a person in a chat"))
     return chat, user
 
 
@@ -56,8 +58,10 @@ async def _private_game(context: BotContext, chat: Chat, user: User, *, create: 
         if tied.chat_id != chat.id:  # the group's game ended (or they left it): said once, then back home
             await context.bot.send_message(
                 chat.id,
-                f"The game in {tied.title or 'your group'} is over for you, so this chat is back to your own game. "
-                "/games lists the games you play.",
+                _(
+                    "The game in {group} is over for you, so this chat is back to your own game. "
+                    "/games lists the games you play."
+                ).format(group=tied.title or _("your group")),
             )
     else:
         groups = [g for g in await service.seated_games(user.id) if g.chat_id != chat.id]
@@ -96,7 +100,7 @@ async def _seated(service: GameService, state: GameState, chat: Chat, user: User
 def seat_of(state: GameState, user: User) -> PlayerState:
     p = state.player(user.id)
     if p is None or not p.active:
-        raise NotAPlayer("you are not playing in this game; /join it first")
+        raise NotAPlayer(N_("you are not playing in this game; /join it first"))
     return p
 
 

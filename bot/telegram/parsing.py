@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from solver.rules_text import OptionError, parse_rules
+from solver.text import N_
 
 __all__ = ["MAX_TEXT", "OptionError", "Position", "command_text", "parse_position", "parse_rules"]
 
@@ -71,19 +72,23 @@ def parse_position(text: str, bot_username: str | None = None, *, group: bool = 
             current = []
             if m.group("kind").lower() in RACK_LABELS:
                 if rack is not None:
-                    raise OptionError("write one rack: line")
+                    raise OptionError(N_("write one rack: line"))
                 rack = current
             else:
                 if table is not None:
-                    raise OptionError("write one table: line (more sets go on the next lines)")
+                    raise OptionError(N_("write one table: line (more sets go on the next lines)"))
                 table = current
             current.append(m.group("rest"))
         elif (meant := misspelt_keyword(line)) is not None and ":" in line.split()[0]:
-            raise OptionError(f"`{line.split()[0]}`: did you mean {meant}: ? Start each line with rack: or table:")
+            raise OptionError(
+                N_("`{word}`: did you mean {meant}: ? Start each line with rack: or table:"),
+                word=line.split()[0],
+                meant=meant,
+            )
         elif current is not None:
             current.append(line)
         elif line.strip():
-            raise OptionError(f"`{line.strip()[:30]}`: start each line with rack: or table:")
+            raise OptionError(N_("`{line}`: start each line with rack: or table:"), line=line.strip()[:30])
     if rack is None and table is None:
         return None
     # A rack continued onto more lines is still one rack; table lines are sets.

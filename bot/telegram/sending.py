@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -29,6 +29,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
+from bot.telegram.words.language import _, current, directed, speaking
 
 log = logging.getLogger(__name__)
 
@@ -86,12 +87,13 @@ def parts(text: str, limit: int = TEXT_LIMIT, most: int = MOST_PARTS) -> list[st
 class FittingBot(ExtBot[Any]):
     """PTB's bot, with every text, caption and alert fitted to Telegram's limits before it is sent.
 
-    Replies are plain text (no entities or parse mode), so any cut is safe.
+    Replies are plain text (no entities or parse mode), so any cut is safe. In a right-to-left language each
+    line is marked to read right to left (``language.directed``).
     """
 
     async def send_message(self, chat_id: int | str, text: str, *args: Any, **kwargs: Any) -> Message:
         """A long text as several messages: the quote on the first, the buttons on the last (returned)."""
-        pieces = parts(text)
+        pieces = parts(directed(text))
         for i, piece in enumerate(pieces[:-1]):
             first = {k: v for k, v in kwargs.items() if k != "reply_markup"}
             if i > 0:
@@ -105,31 +107,31 @@ class FittingBot(ExtBot[Any]):
 
     async def send_photo(self, chat_id: int | str, photo: Any, *args: Any, **kwargs: Any) -> Message:
         if isinstance(kwargs.get("caption"), str):
-            kwargs["caption"] = shortened(kwargs["caption"], CAPTION_LIMIT)
+            kwargs["caption"] = shortened(directed(kwargs["caption"]), CAPTION_LIMIT)
         return await super().send_photo(chat_id, photo, *args, **kwargs)
 
     async def edit_message_text(self, text: str, *args: Any, **kwargs: Any) -> Message | bool:
-        return await super().edit_message_text(shortened(text, TEXT_LIMIT), *args, **kwargs)
+        return await super().edit_message_text(shortened(directed(text), TEXT_LIMIT), *args, **kwargs)
 
     async def edit_message_caption(self, *args: Any, **kwargs: Any) -> Message | bool:
         if isinstance(kwargs.get("caption"), str):
-            kwargs["caption"] = shortened(kwargs["caption"], CAPTION_LIMIT)
+            kwargs["caption"] = shortened(directed(kwargs["caption"]), CAPTION_LIMIT)
         return await super().edit_message_caption(*args, **kwargs)
 
     async def answer_callback_query(self, callback_query_id: str, *args: Any, **kwargs: Any) -> bool:
         if isinstance(kwargs.get("text"), str):
-            kwargs["text"] = shortened(kwargs["text"], ALERT_LIMIT)
+            kwargs["text"] = shortened(directed(kwargs["text"]), ALERT_LIMIT)
         return await super().answer_callback_query(callback_query_id, *args, **kwargs)
 
 
 def label(context: BotContext, chat: Chat) -> str:
     """ "Family: " before a private reply about a group's game (so a player at two tables knows which);
     nothing in the group itself or about the chat's own game. An answer to an edited message says so first."""
-    edit = texts.EDITED if context.edited else ""
+    edit = _(texts.EDITED) if context.edited else ""
     game = context.game
     if game is None or is_group(chat) or game.chat_id == chat.id:
         return edit
-    return f"{edit}{game.title or 'Your group'}: "
+    return f"{edit}{game.title or _('Your group')}: "
 
 
 async def say(
@@ -196,10 +198,18 @@ async def photo_coming(context: BotContext, chat: Chat) -> AsyncIterator[None]:
             await task
 
 
-async def post_to_game_chat(context: BotContext, state: GameState, caption: str, photo: bytes | None = None) -> None:
-    """Tell the game's group (from a private chat): a picture with a caption, or just text."""
+async def post_to_game_chat(
+    context: BotContext, state: GameState, caption: str | Callable[[], str], photo: bytes | None = None
+) -> None:
+    """Tell the game's group (from a private chat): a picture with a caption, or just text. A ``caption``
+    to write is written in the group's language (the one it chose, else the sender's)."""
     chat_id = state.chat_id
-    for _ in range(2):
+    with speaking(await deps(context).service.language_of(chat_id) or current()):
+        await _post(context, chat_id, caption() if callable(caption) else caption, photo)
+
+
+async def _post(context: BotContext, chat_id: int, caption: str, photo: bytes | None) -> None:
+    for _attempt in range(2):
         try:
             if photo is None:
                 await context.bot.send_message(chat_id, caption)

@@ -15,6 +15,7 @@ from bot.telegram.games import is_group, speaker
 from bot.telegram.handlers.lobby import start_new
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
+from bot.telegram.words.language import _
 from solver.errors import RummikubError
 from solver.rules import STANDARD
 
@@ -36,9 +37,9 @@ async def arrived(update: Update, context: BotContext) -> None:
         return
     if _inside(change.old_chat_member) or not _inside(change.new_chat_member):
         return
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(texts.NEW_GAME_BUTTON, callback_data=callbacks.NEW_GAME)]])
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(_(texts.NEW_GAME_BUTTON), callback_data=callbacks.NEW_GAME)]])
     try:
-        await context.bot.send_message(change.chat.id, texts.GREET_GROUP, reply_markup=markup)
+        await context.bot.send_message(change.chat.id, _(texts.GREET_GROUP), reply_markup=markup)
     except TelegramError as why:  # added without the right to write: nothing to tell, and nobody to tell it
         log.info("could not greet group %s: %s", change.chat.id, why)
 
@@ -48,7 +49,7 @@ async def new_game_button(update: Update, context: BotContext) -> None:
     """The greeting's New game: a game with the standard rules, unless the group already has one."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     if not callbacks.is_new_game(query.data, kind_of(chat)):
         raise RummikubError(texts.STALE_BUTTON)
     if await deps(context).service.find_active_game(chat.id) is not None:

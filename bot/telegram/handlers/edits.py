@@ -16,6 +16,7 @@ from bot.telegram.games import is_group
 from bot.telegram.handlers import lobby, messages, racks, solving, table
 from bot.telegram.sending import say
 from bot.telegram.words import texts
+from bot.telegram.words.language import _
 
 #: Commands whose edit sets again what they set, or only shows something (asking again changes nothing)
 READ_AGAIN: dict[str, Handler] = {
@@ -57,14 +58,14 @@ async def edited(update: Update, context: BotContext) -> None:
 
 
 async def _say_not_text(update: Update, context: BotContext) -> None:
-    await say(update, context, texts.EDIT_NOT_TEXT)
+    await say(update, context, _(texts.EDIT_NOT_TEXT))
 
 
 async def _say_draw(update: Update, context: BotContext) -> None:
-    await say(update, context, texts.EDIT_DRAW)
+    await say(update, context, _(texts.EDIT_DRAW))
 
 
 async def _say_not_again(update: Update, context: BotContext) -> None:
     assert update.message is not None and update.message.text is not None
     command = update.message.text.split(maxsplit=1)[0].partition("@")[0]
-    await say(update, context, texts.EDIT_NOT_RERUN.format(command=command))
+    await say(update, context, _(texts.EDIT_NOT_RERUN).format(command=command))

@@ -42,7 +42,7 @@ async def open_keyboard(update: Update, context: BotContext, state: GameState, m
         example = (
             rule_words.example_tiles(state.rules) if mode == keyboard.RACK else rule_words.example_draw(state.rules)
         )
-        raise RummikubError(keyboard.TOO_MANY_KEYS.format(mode=mode, example=example))
+        raise RummikubError(keyboard.TOO_MANY_KEYS, mode=mode, example=example)
     payload = {"chat": chat.id, "may_answer": [user.id], "mode": mode, "tiles": []}
     token = await deps(context).service.ask(state.id, user.id, KEYS, payload)
     await say(update, context, keyboard.text(mode, [], state.rules, before), keyboard.markup(token, state.rules))
@@ -61,7 +61,7 @@ async def tapped(update: Update, context: BotContext) -> None:
     try:
         question = await service.question(tap.token)
     except AlreadyAnswered:
-        raise RummikubError(keyboard.GONE.format(mode="rack")) from None
+        raise RummikubError(keyboard.GONE, mode="rack") from None
     payload = question.payload
     mode = payload.get("mode")
     if question.kind != KEYS or payload.get("chat") != chat.id or mode not in (keyboard.RACK, keyboard.DRAW):
@@ -81,7 +81,7 @@ async def tapped(update: Update, context: BotContext) -> None:
     try:
         await service.amend_question(tap.token, {**payload, "tiles": [str(t) for t in tiles]})
     except AlreadyAnswered:
-        raise RummikubError(keyboard.GONE.format(mode=mode)) from None
+        raise RummikubError(keyboard.GONE, mode=mode) from None
     await query.answer()
     await _show(update, context, keyboard.text(mode, tiles, state.rules), tap.token, state)
 
@@ -95,7 +95,7 @@ def _addable(name: str, tiles: list[Tile], state: GameState, user_id: int, mode:
     try:  # the deck's own count (solver.deck), as Done's store will check it
         check_deck(state.rules, [*tiles, tile], [t for s in state.table for t in s.tiles], rack)
     except DeckError:
-        raise RummikubError(keyboard.NO_MORE.format(copies=state.rules.copies_of(tile), tile=tile)) from None
+        raise RummikubError(keyboard.NO_MORE, copies=state.rules.copies_of(tile), tile=tile) from None
     if len(tiles) >= MOST_TILES:
         raise RummikubError(keyboard.FULL)
     return tile
@@ -107,9 +107,9 @@ async def _done(
     """Store the tiles as ``/rack …`` or ``/draw …`` would, answering the keyboard's question once."""
     query = update.callback_query
     assert query is not None
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     if not tiles:
-        raise RummikubError(keyboard.EMPTY_DONE[mode].format(example=rule_words.example_tiles(state.rules)))
+        raise RummikubError(keyboard.EMPTY_DONE[mode], example=rule_words.example_tiles(state.rules))
     service = deps(context).service
     try:
         if mode == keyboard.RACK:
@@ -119,7 +119,7 @@ async def _done(
             state = await service.draw(state.id, user.id, tiles, answering=token)
             answer = replies.draw_answer(tiles, seat_of(state, user), state.rules)
     except AlreadyAnswered:
-        raise RummikubError(keyboard.GONE.format(mode=mode)) from None
+        raise RummikubError(keyboard.GONE, mode=mode) from None
     await query.answer()
     await _show(update, context, answer, None, state)
 
@@ -128,7 +128,7 @@ async def _show(update: Update, context: BotContext, text: str, token: str | Non
     """The keyboard's message, edited in place: the tiles so far and the keys, or (``token`` None) the result."""
     query = update.callback_query
     assert query is not None
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     markup = keyboard.markup(token, state.rules) if token is not None else None
     if isinstance(query.message, Message):
         with contextlib.suppress(BadRequest):  # "message is not modified": the same tiles again

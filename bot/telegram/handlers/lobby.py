@@ -21,39 +21,47 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, post_to_game_chat, say
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
+from bot.telegram.words.language import _, n_
 from solver.errors import RummikubError
 from solver.rules import Rules
+from solver.text import N_
 
 
 @guarded
 async def start(update: Update, context: BotContext) -> None:
     """/start, and /start <invite> from a group's "My rack" button."""
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     payload = " ".join(context.args or [])
     if is_group(chat):
-        await say(update, context, texts.START_GROUP)
+        await say(update, context, _(texts.START_GROUP))
         return
     if payload:
         await link(update, context, payload)
         return
-    example = InlineKeyboardMarkup([[InlineKeyboardButton("▶️ Try the example", callback_data=callbacks.EXAMPLE)]])
-    await say(update, context, texts.START, example)
+    example = InlineKeyboardMarkup([[InlineKeyboardButton(_("▶️ Try the example"), callback_data=callbacks.EXAMPLE)]])
+    start_text = _(texts.START).format(rack=texts.EXAMPLE_RACK, table=texts.EXAMPLE_TABLE)
+    await say(update, context, start_text, example)
 
 
 async def link(update: Update, context: BotContext, payload: str) -> None:
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     if not is_payload(payload):
-        raise RummikubError("this link is not one of mine; tap My rack in your group again")
+        raise RummikubError(N_("this link is not one of mine; tap My rack in your group again"))
     service = deps(context).service
     state = await service.link(user.id, payload)
     me = seat_of(state, user)
-    lines = [
-        f"You're at the table of {state.title or 'your group'} ({replies.plural(len(state.active_players), 'player')})"
-        ". Your rack stays here, only you see it. /games switches between your games."
-    ]
+    players = len(state.active_players)
+    at = n_(
+        "You're at the table of {group} ({n} player). Your rack stays here, only you see it. "
+        "/games switches between your games.",
+        "You're at the table of {group} ({n} players). Your rack stays here, only you see it. "
+        "/games switches between your games.",
+        players,
+    )
+    lines = [at.format(group=state.title or _("your group"), n=players)]
     if me.rack:
         lines.append(replies.rack_text(me, state.rules))
-        lines.append("/solve for your best play.")
+        lines.append(_("/solve for your best play."))
     else:
         lines.append(rule_words.send_rack(state.rules))
     await say(update, context, "\n".join(lines))
@@ -61,7 +69,7 @@ async def link(update: Update, context: BotContext, payload: str) -> None:
 
 @guarded
 async def help_command(update: Update, context: BotContext) -> None:
-    await say(update, context, texts.HELP)
+    await say(update, context, _(texts.HELP))
 
 
 NEW = "new"
@@ -80,8 +88,9 @@ async def new(update: Update, context: BotContext) -> None:
     if running is not None and in_progress(running):
         await ask(
             context, chat, running, user.id, NEW,
-            "A game is in progress here. End it (with the points left on each rack) and start a new one?",
-            [f"End it and start anew ({rule_words.rules_short(rules)})"], {"rules": encode_rules(rules)},
+            _("A game is in progress here. End it (with the points left on each rack) and start a new one?"),
+            [_("End it and start anew ({rules})").format(rules=rule_words.rules_short(rules))],
+            {"rules": encode_rules(rules)},
             may_answer=[user.id], reply_to=update.message,
         )  # fmt: skip
         return
@@ -102,8 +111,9 @@ async def start_new(
         if not anonymous:
             await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
         markup = replies.group_buttons(context.bot.username, state.invite, join=True)
-        first = "" if anonymous else f"{name_of(user)} sits first. "
-        text = f"{rule_words.new_game(rules)}\n{first}Tap Join to play; then tap My rack to set your rack in private."
+        first = "" if anonymous else _("{name} sits first.").format(name=name_of(user)) + " "
+        join = _("Tap Join to play; then tap My rack to set your rack in private.")
+        text = f"{rule_words.new_game(rules)}\n{first}{join}"
         await context.bot.send_message(chat.id, text, reply_markup=markup)
         return
     state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
@@ -116,7 +126,7 @@ async def new_answered(update: Update, context: BotContext, question: Question, 
 
 
 #: What the group reads when an admin who writes as the group ("Remain anonymous") asks for a seat.
-ANONYMOUS = (
+ANONYMOUS = N_(
     "you are writing as the group (an anonymous admin), so I cannot tell you from the other admins; "
     "tap Join, or turn off Remain anonymous in your admin rights, to take a seat"
 )
@@ -130,7 +140,7 @@ def as_the_chat(update: Update) -> bool:
 async def _join(update: Update, context: BotContext) -> GameState:
     chat, user = speaker(update)
     if not is_group(chat):
-        raise RummikubError("join a game in its group; here you play on your own (just send your rack)")
+        raise RummikubError(N_("join a game in its group; here you play on your own (just send your rack)"))
     if as_the_chat(update):
         raise RummikubError(ANONYMOUS)
     service = deps(context).service
@@ -142,7 +152,7 @@ async def _join(update: Update, context: BotContext) -> GameState:
 
 @guarded
 async def join(update: Update, context: BotContext) -> None:
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     state = await _join(update, context)
     await say(update, context, _joined(state, name_of(user)), replies.rack_button(context.bot.username, state.invite))
 
@@ -153,10 +163,10 @@ async def join_button(update: Update, context: BotContext) -> None:
     assert query is not None and query.data is not None
     if not callbacks.is_join(query.data, kind_of(speaker(update)[0])):
         raise RummikubError(texts.STALE_BUTTON)
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     state = await _join(update, context)
-    await query.answer("You're in!")
-    chat, _ = speaker(update)
+    await query.answer(_("You're in!"))
+    chat, _user = speaker(update)
     await context.bot.send_message(
         chat.id, _joined(state, name_of(user)), reply_markup=replies.rack_button(context.bot.username, state.invite)
     )
@@ -164,15 +174,16 @@ async def join_button(update: Update, context: BotContext) -> None:
 
 def _joined(state: GameState, name: str) -> str:
     names = ", ".join(p.name for p in state.active_players)
-    first = f"{name} joined. Players: {names}. {replies.turn_line(state)}".rstrip()  # no turn line alone
-    return f"{first}\nTap My rack to set your rack in private."
+    first = f"{_('{name} joined. Players: {names}.').format(name=name, names=names)} {replies.turn_line(state)}"
+    return f"{first.rstrip()}\n{_('Tap My rack to set your rack in private.')}"  # (no turn line alone)
 
 
 @guarded
 async def rules_command(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     state = await current_game(context, chat, user)
-    await say(update, context, f"{rule_words.rules_text(state.rules)}\nOther rules: /new meld=25 jokers=1 (a new game)")
+    other = _("Other rules: /new meld=25 jokers=1 (a new game)")
+    await say(update, context, f"{rule_words.rules_text(state.rules)}\n{other}")
 
 
 @guarded
@@ -182,14 +193,14 @@ async def end(update: Update, context: BotContext) -> None:
     try:
         state = await current_game(context, chat, user, create=False)
     except NoGame:
-        raise NoGame("no game is running here") from None
+        raise NoGame(N_("no game is running here")) from None
     if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
         seat_of(state, user)
     if in_progress(state):
         await ask(
             context, chat, state, user.id, END,
-            f"{label(context, chat)}End the game now, with the points left on each rack? (/undo can reopen it.)",
-            ["End the game"], {}, may_answer=[user.id], reply_to=update.message,
+            label(context, chat) + _("End the game now, with the points left on each rack? (/undo can reopen it.)"),
+            [_("End the game")], {}, may_answer=[user.id], reply_to=update.message,
         )  # fmt: skip
         return
     await close(update, context, state)
@@ -206,7 +217,7 @@ async def close(update: Update, context: BotContext, state: GameState, *, answer
     text = replies.scores_text(result)
     await context.bot.send_message(chat.id, label(context, chat) + text)
     if in_group_game(state, chat):
-        await post_to_game_chat(context, state, text)
+        await post_to_game_chat(context, state, lambda: replies.scores_text(result))
 
 
 @guarded
@@ -214,22 +225,25 @@ async def games(update: Update, context: BotContext) -> None:
     """/games: the games you play (each group's table and your own), with buttons to switch this chat."""
     chat, user = speaker(update)
     if is_group(chat):
-        raise RummikubError("/games lists your games in our private chat")
+        raise RummikubError(N_("/games lists your games in our private chat"))
     current = await current_game(context, chat, user)
     context.game = None  # this answer names every game itself
     seated = await deps(context).service.seated_games(user.id)
-    lines, rows = ["Your games:"], []
+    lines, rows = [_("Your games:")], []
     for g in seated:
         name = _game_title(g, chat.id)
-        here = " ← this chat" if g.id == current.id else ""
-        lines.append(f"• {name}: {replies.plural(len(g.active_players), 'player')}{here}")
+        here = " " + _("← this chat") if g.id == current.id else ""
+        players = len(g.active_players)
+        players_text = n_("{game}: {n} player", "{game}: {n} players", players).format(game=name, n=players)
+        lines.append(f"• {players_text}{here}")
         if g.id != current.id:
-            rows.append([InlineKeyboardButton(f"Switch to {name}"[:60], callback_data=callbacks.switch(g.id))])
+            switch = _("Switch to {game}").format(game=name)[:60]
+            rows.append([InlineKeyboardButton(switch, callback_data=callbacks.switch(g.id))])
     await say(update, context, "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None)
 
 
 def _game_title(state: GameState, private_chat: int) -> str:
-    return "your own game" if state.chat_id == private_chat else (state.title or "a group's game")
+    return _("your own game") if state.chat_id == private_chat else (state.title or _("a group's game"))
 
 
 @guarded
@@ -240,10 +254,10 @@ async def switch_game(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     game_id = callbacks.parse_switch(query.data, kind_of(chat))
     if game_id is None:
-        raise RummikubError("This button works only in our private chat")
+        raise RummikubError(N_("This button works only in our private chat"))
     state = await deps(context).service.tie(user.id, game_id)
     await query.answer()
     name = _game_title(state, chat.id)
     me = seat_of(state, user)
     rack = replies.rack_text(me, state.rules) if me.rack else rule_words.send_rack(state.rules)
-    await context.bot.send_message(chat.id, f"This chat is now at {name}.\n{rack}")
+    await context.bot.send_message(chat.id, _("This chat is now at {game}.").format(game=name) + f"\n{rack}")

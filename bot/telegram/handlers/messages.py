@@ -28,11 +28,13 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
+from bot.telegram.words.language import _
 from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
 from solver.sets import TileSet
 from solver.solution import Objective
+from solver.text import N_
 from solver.tiles import Tile
 
 
@@ -63,12 +65,13 @@ async def plain_text(update: Update, context: BotContext) -> None:
         if any(ch.isdigit() for ch in text):
             meant = misspelt_keyword(text)
             if meant is not None:  # "rack 3R 4R" without the colon
-                raise RummikubError(f"start the line with {meant}: and a colon, like {meant}: 3R 4R 5R") from None
+                colon = N_("start the line with {word}: and a colon, like {word}: 3R 4R 5R")
+                raise RummikubError(colon, word=meant) from None
             raise  # it looks like tiles with a mistake: say which
-        await say(update, context, texts.NOT_UNDERSTOOD)
+        await say(update, context, _(texts.NOT_UNDERSTOOD))
         return
     if not tiles:
-        await say(update, context, texts.NOT_UNDERSTOOD)
+        await say(update, context, _(texts.NOT_UNDERSTOOD))
         return
     await ask_what_tiles(update, context, state, tiles)
 
@@ -82,14 +85,15 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
     me = seat_of(state, user)
     rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
     if rack is not None and not rack and table_text is None:  # "rack:" alone: a question, not an empty rack
-        await say(update, context, f"Send your rack after rack:, like rack: {rule_words.example_tiles(state.rules)}")
+        ask = _("Send your rack after rack:, like rack: {tiles}")
+        await say(update, context, ask.format(tiles=rule_words.example_tiles(state.rules)))
         return
     table: list[TileSet] | None = None
     fix = False
     if table_text is not None:
         fix, table_text = fix_word(table_text)
         if fix and not table_text:
-            raise RummikubError("write the whole table after fix, like table: fix 6R 7R 8R | 7K 7O 7R")
+            raise RummikubError(N_("write the whole table after fix, like table: fix 6R 7R 8R | 7K 7O 7R"))
         table = await read_table_for(context, table_text, state)
     shared = table is not None and in_group_game(state, chat)
     # On the group's table the stored rack may still hold the tiles this table shows played: without a
@@ -110,16 +114,17 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
         state, changed_table = after, after.version != state.version  # the same sets in any order: no change
         me, table = seat_of(state, user), None
         if rack is None and not fits_deck(state, me):
-            updated = "The group's table is updated. " if changed_table else ""
-            stale = texts.STALE_RACK.format(example=rule_words.example_tiles(state.rules))
+            updated = _("The group's table is updated.") + " " if changed_table else ""
+            stale = _(texts.STALE_RACK).format(example=rule_words.example_tiles(state.rules))
             await say(update, context, updated + stale)
             return
     # The position is stored (committed) first: an answer never shows a position a crash could lose.
     state = await _store(d.service, state, user.id, rack, table)
     me = seat_of(state, user)
     if not me.rack:  # nothing to solve with yet: show what came, ask for the rack
-        done = "The group's table is updated. " if changed_table else "Table set. " if table is not None else ""
-        ask = f"Now send your rack: rack: {rule_words.example_tiles(state.rules)}"
+        done = _("The group's table is updated.") if changed_table else _("Table set.") if table is not None else ""
+        done = f"{done} " if done else ""
+        ask = _("Now send your rack: rack: {tiles}").format(tiles=rule_words.example_tiles(state.rules))
         await show_table(update, context, state, done + ask)
         return
     await send_answer(update, context, state, me, Objective.TILES, start_solving(d, state, me, Objective.TILES))
@@ -156,18 +161,19 @@ def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
 
 @guarded
 async def unknown_command(update: Update, context: BotContext) -> None:
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     message = update.message
     assert message is not None and message.text is not None
     command = message.text.split()[0]
-    name, _, addressee = command.partition("@")
+    name, _at, addressee = command.partition("@")
     ours = addressee.lower() == (context.bot.username or "").lower()
     if is_group(chat) and not ours:
         return  # in a group, a command without our name may be another bot's
     if addressee and not ours:  # in private: /solve@otherbot is not a command we lack
-        await say(update, context, f"{command} is for another bot; here write {name} alone, or see /help.")
+        other = _("{command} is for another bot; here write {name} alone, or see /help.")
+        await say(update, context, other.format(command=command, name=name))
         return
-    await say(update, context, texts.UNKNOWN_COMMAND.format(command=name))
+    await say(update, context, _(texts.UNKNOWN_COMMAND).format(command=name))
 
 
 @guarded
@@ -176,4 +182,4 @@ async def not_text(update: Update, context: BotContext) -> None:
     message = update.message
     if message is None or message.new_chat_members or message.left_chat_member or message.pinned_message:
         return  # a service message is nobody's question
-    await say(update, context, texts.NOT_TEXT)
+    await say(update, context, _(texts.NOT_TEXT))

@@ -33,11 +33,13 @@ from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.sending import say
 from bot.telegram.words import photos as words
 from bot.telegram.words import replies
+from bot.telegram.words.language import _
 from bot.telegram.words.texts import STALE_BUTTON
 from solver.errors import RummikubError
 from solver.notation import format_table
 from solver.rules import STANDARD, Rules
 from solver.solve import arrange
+from solver.text import N_
 from solver.tiles import Tile
 from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
 
@@ -47,7 +49,7 @@ log = logging.getLogger(__name__)
 PHOTO = "photo"
 RACK, TABLE, DRAWN = "rack", "table", "drawn"
 LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN}
-TYPED_LABELS = {RACK: "My rack", TABLE: "The table", DRAWN: "Tiles I drew"}
+TYPED_LABELS = {RACK: N_("My rack"), TABLE: N_("The table"), DRAWN: N_("Tiles I drew")}
 #: the Bot API lets a bot fetch files of at most 20 MB
 FETCH_LIMIT_MB = 20
 _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)
@@ -74,7 +76,7 @@ async def photo(update: Update, context: BotContext) -> None:
         seat_of(state, user)  # only a player may propose the table
     reading = await _read(context, file_id, state, as_table=is_group(chat))
     if not reading.tiles:
-        await say(update, context, words.NO_TILES_GROUP if is_group(chat) else words.NO_TILES, quote=True)
+        await say(update, context, _(words.NO_TILES_GROUP if is_group(chat) else words.NO_TILES), quote=True)
         return
     if state is None:  # a private chat's own game starts on first use, as with typed tiles
         state = await current_game(context, chat, user)
@@ -113,7 +115,7 @@ def _file_of(message: Message) -> str | None:
     else:
         return None
     if size is not None and size > FETCH_LIMIT_MB * 1024 * 1024:
-        raise RummikubError(words.TOO_LARGE.format(size=size / 1024 / 1024, limit=FETCH_LIMIT_MB))
+        raise RummikubError(words.TOO_LARGE, size=f"{size / 1024 / 1024:.0f}", limit=FETCH_LIMIT_MB)
     return file_id
 
 
@@ -142,7 +144,7 @@ async def _read(context: BotContext, file_id: str, state: GameState | None, *, a
     try:
         return await deps(context).solving(read_photo, data, rules, "table" if as_table else None)
     except RummikubError as why:  # PhotoError: not a picture, too large, damaged
-        raise RummikubError(words.UNREADABLE.format(why=why)) from None
+        raise RummikubError(words.UNREADABLE, why=why.text) from None
 
 
 async def _propose(update: Update, context: BotContext, state: GameState, reading: PhotoReading, *, fix: bool) -> None:
@@ -153,7 +155,7 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
     copy_as = "/table" if group else ("table:" if reading.sets is not None else "")
     text = words.reading_text(
         reading.tiles, reading.sets, reading.loose, reading.uncertain, reading.corrections, state.rules,
-        copy_as=copy_as, ask=words.GROUP_ASK if group else words.PRIVATE_ASK,
+        copy_as=copy_as, ask=_(words.GROUP_ASK if group else words.PRIVATE_ASK),
     )  # fmt: skip
     payload: dict[str, Any] = {
         "tiles": encode_tiles(reading.tiles),
@@ -164,7 +166,7 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
     }
     players = [p.user_id for p in state.active_players] if group else [user.id]
     await ask(
-        context, chat, state, user.id, PHOTO, text, [LABELS[o] for o in options], payload,
+        context, chat, state, user.id, PHOTO, text, [_(LABELS[o]) for o in options], payload,
         may_answer=players, reply_to=update.message, html=True,
     )  # fmt: skip
 
@@ -172,19 +174,19 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
 async def ask_what_tiles(update: Update, context: BotContext, state: GameState, tiles: Sequence[Tile]) -> None:
     """Typed bare tiles: the same question as a photo's reading (the tiles wait in the database, a double
     tap stores them once, in any process)."""
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     options = [RACK, DRAWN, TABLE]
     payload: dict[str, Any] = {"tiles": encode_tiles(tiles), "sets": None, "loose": [], "options": options}
-    text = f"{replies.tiles_text(tiles, state.rules)}: what are these tiles?"
+    text = _("{tiles}: what are these tiles?").format(tiles=replies.tiles_text(tiles, state.rules))
     await ask(
-        context, speaker(update)[0], state, user.id, PHOTO, text, [TYPED_LABELS[o] for o in options], payload,
+        context, speaker(update)[0], state, user.id, PHOTO, text, [_(TYPED_LABELS[o]) for o in options], payload,
         may_answer=[user.id], reply_to=update.message,
     )  # fmt: skip
 
 
 async def photo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a reading: store the tiles as the rack, as tiles drawn, or as the table (once)."""
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     options = question.payload.get("options", [])
     if not 0 <= option < len(options):
         raise RummikubError(STALE_BUTTON)
@@ -196,11 +198,10 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     if what == RACK:
         state = await d.service.set_rack(state.id, user.id, tiles, answering=token)
         rack = replies.rack_text(seat_of(state, user), state.rules)
-        await say(update, context, f"{rack}\n/solve for your best play.")
+        await say(update, context, f"{rack}\n{_('/solve for your best play.')}")
     elif what == DRAWN:
         state = await d.service.draw(state.id, user.id, tiles, answering=token)
-        drew = replies.tiles_text(tiles, state.rules)
-        await say(update, context, f"Drew {drew}.\n" + replies.rack_text(seat_of(state, user), state.rules))
+        await say(update, context, replies.draw_answer(tiles, seat_of(state, user), state.rules))
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
@@ -222,8 +223,9 @@ async def table_text(d: Deps, payload: dict[str, Any], rules: Rules) -> str:
             sets += await d.off_loop(arrange, loose, rules, time_limit=d.settings.solver_time_limit)
         except RummikubError:
             apart = replies.tiles_text(loose, rules)
-            raise RummikubError(
-                f"the tiles lying apart ({apart}) make no set; send the table as you see it, "
+            apart_text = N_(
+                "the tiles lying apart ({apart}) make no set; send the table as you see it, "
                 "like table: 6R 7R 8R | 7K 7O 7R"
-            ) from None
+            )
+            raise RummikubError(apart_text, apart=apart) from None
     return format_table(sets)

@@ -31,9 +31,11 @@ from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
 from bot.telegram.words import rules as rule_words
+from bot.telegram.words.language import _, current, speaking, spoken
 from solver.errors import RummikubError
 from solver.notation import format_tiles
 from solver.solution import Solution
+from solver.text import N_
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +102,8 @@ async def advance(
     if len(draft.tables) > 1:
         await _asked(context, answering)
         await ask(
-            context, chat, state, user.id, PLAY, "Where do these tiles go?",
-            [w or "as written" for w in draft.wheres],
+            context, chat, state, user.id, PLAY, _("Where do these tiles go?"),
+            [w or _("as written") for w in draft.wheres],
             {"draft": draft.to_json(), "step": "where"},
             may_answer=[draft.recorder], reply_to=reply_to,
         )  # fmt: skip
@@ -115,8 +117,11 @@ async def advance(
             await _asked(context, answering)
             await ask(
                 context, chat, state, user.id, PLAY,
-                f"It is {turn.name}'s turn. Whose play is this?",
-                [f"{turn.name}'s", f"Mine ({me.name}): {turn.name}'s turn is passed over"],
+                _("It is {name}'s turn. Whose play is this?").format(name=turn.name),
+                [
+                    _("{name}'s").format(name=turn.name),
+                    _("Mine ({me}): {name}'s turn is passed over").format(me=me.name, name=turn.name),
+                ],
                 {"draft": draft.to_json(), "step": "whose", "turn": turn.user_id},
                 may_answer=[draft.recorder, turn.user_id], reply_to=reply_to,
             )  # fmt: skip
@@ -141,12 +146,15 @@ async def advance(
     except NotAnOpening as why:
         await _asked(context, answering)
         p = state.player(draft.player)
-        who = p.name if p is not None else "this player"
+        who = p.name if p is not None else _("this player")
+        question = _(
+            "{name} has not made the initial meld yet, and this play is no opening: {why}. "
+            "Record it anyway, as a house rule?"
+        )
         await ask(
             context, chat, state, user.id, PLAY,
-            f"{who} has not made the initial meld yet, and this play is no opening: {why}. "
-            "Record it anyway, as a house rule?",
-            ["Record it anyway (house rule)"],
+            question.format(name=who, why=spoken(why)),
+            [_("Record it anyway (house rule)")],
             {"draft": replace(draft, waived=True).to_json(), "step": "opening"},
             may_answer=[draft.recorder, draft.player], reply_to=reply_to,
         )  # fmt: skip
@@ -189,7 +197,7 @@ async def announce(
     else:
         await context.bot.send_photo(chat.id, picture, caption=here)
     if in_group_game(after, chat):
-        await post_to_game_chat(context, after, caption, picture)
+        await post_to_game_chat(context, after, lambda: play_caption(after, played, play, recorder=user), picture)
     if played.rack_stale:
         await tell_rack_mismatch(context, after, played)
 
@@ -197,14 +205,17 @@ async def announce(
 def play_caption(after: GameState, played: Played, play: Solution, *, recorder: User) -> str:
     """What everyone reads of a play: who, what, the points, whose turns were passed over, who is next."""
     by = after.player(played.by)
-    name = by.name if by is not None else "A player"
-    what = f"{replies.placed_text(play)} ({replies.plural(len(played.placed), 'tile')}, "
-    lines = [f"{name} put down {what}{replies.plural(play.points_placed, 'point')})."]
+    name = by.name if by is not None else _("A player")
+    tiles, points = len(played.placed), play.points_placed
+    figures = replies.tiles_and_points(tiles, points)
+    lines = [
+        _("{name} put down {tiles} ({figures}).").format(name=name, tiles=replies.placed_text(play), figures=figures)
+    ]
     if recorder.id != played.by:
-        lines.append(f"Recorded by {name_of(recorder)}.")
+        lines.append(_("Recorded by {name}.").format(name=name_of(recorder)))
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
     if passed:
-        lines.append(f"Turn passed over: {', '.join(passed)}.")
+        lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     lines.append(replies.won_line(name) if played.won else replies.turn_line(after))
     return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
 
@@ -214,13 +225,20 @@ async def tell_rack_mismatch(context: BotContext, state: GameState, played: Play
     p = state.player(played.by)
     if p is None:
         return
-    where = replies.game_name(state)
     lacked = format_tiles(played.rack_short, state.rules)
-    why = f"it did not hold {lacked}" if lacked else "it no longer fits the deck with the table"
-    text = (
-        f"{where}Your play of {replies.tiles_text(played.placed, state.rules)} is recorded, but your rack as I have "
-        f"it does not match: {why}. Send your rack again: /rack {rule_words.example_tiles(state.rules)}"
-    )
+    with speaking(await deps(context).service.language_of(p.user_id) or current()):
+        where = replies.game_name(state)
+        why = (
+            _("it did not hold {tiles}").format(tiles=lacked)
+            if lacked
+            else _("it no longer fits the deck with the table")
+        )
+        text = where + _(
+            "Your play of {tiles} is recorded, but your rack as I have it does not match: {why}. "
+            "Send your rack again: /rack {example}"
+        ).format(
+            tiles=replies.tiles_text(played.placed, state.rules), why=why, example=rule_words.example_tiles(state.rules)
+        )
     try:
         await context.bot.send_message(p.user_id, text)
     except TelegramError as why_not:  # they never opened a private chat with the bot: nothing to tell them in
@@ -239,5 +257,5 @@ async def play_answered(update: Update, context: BotContext, question: Question,
         turn = int(question.payload["turn"])
         draft = replace(draft, player=turn) if option == 0 else replace(draft, player=draft.recorder, out_of_turn=True)
     elif not (step == "opening" and option == 0):
-        raise RummikubError("This button is from an earlier question; send the play again")
+        raise RummikubError(N_("This button is from an earlier question; send the play again"))
     await advance(context, chat, user, state, draft, answering=question.token)

@@ -23,7 +23,9 @@ from bot.telegram.handlers import lobby, photos, solving, table
 from bot.telegram.handlers.plays import PLAY, play_answered
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
+from bot.telegram.words.language import _
 from solver.errors import RummikubError
+from solver.text import N_
 
 Answered = Callable[[Update, BotContext, Question, int], Awaitable[None]]
 FEATURES: dict[str, Answered] = {
@@ -49,15 +51,15 @@ async def answered(update: Update, context: BotContext) -> None:
     try:
         question = await service.question(tap.token)
     except AlreadyAnswered:
-        raise RummikubError("This question was already answered") from None
+        raise RummikubError(N_("This question was already answered")) from None
     context.game = await service.game(question.game_id)
     if question.payload.get("chat") != chat.id or question.kind not in FEATURES:
         raise RummikubError(STALE)
     if user.id not in question.payload.get("may_answer", []):
-        raise RummikubError("This question is not yours to answer")
+        raise RummikubError(N_("This question is not yours to answer"))
     if tap.option is None:
         await service.drop_question(tap.token)
-        await query.answer("Cancelled: nothing was recorded.")
+        await query.answer(_("Cancelled: nothing was recorded."))
     else:
         await FEATURES[question.kind](update, context, question, tap.option)
         await query.answer()

@@ -22,7 +22,9 @@ from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import keyboard, replies, texts
+from bot.telegram.words.language import _
 from solver.notation import parse_tiles
+from solver.text import N_
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,7 @@ async def private_only(update: Update, context: BotContext, *, holds_tiles: bool
 
     ``holds_tiles``: the message itself names rack tiles (so it is better deleted from the group).
     """
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     message = update.message
     if message is not None and holds_tiles:
         try:
@@ -41,9 +43,9 @@ async def private_only(update: Update, context: BotContext, *, holds_tiles: bool
             log.debug("could not delete a rack message in %s: %s", chat.id, why)
     state = await deps(context).service.find_active_game(chat.id)
     if state is None:
-        raise NoGame("no game is running in this group; /new starts one")
+        raise NoGame(N_("no game is running in this group; /new starts one"))
     markup = replies.rack_button(context.bot.username, state.invite)
-    await context.bot.send_message(chat.id, texts.PRIVATE_ONLY, reply_markup=markup)
+    await context.bot.send_message(chat.id, _(texts.PRIVATE_ONLY), reply_markup=markup)
 
 
 async def _in_private(update: Update, context: BotContext) -> tuple[GameState, User, str] | None:

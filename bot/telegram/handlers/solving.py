@@ -37,19 +37,23 @@ from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, sh
 from bot.telegram.suggestions import SHOWN, fingerprint
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
+from bot.telegram.words.language import _
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
 from solver.solution import Objective, Solution
 from solver.solve import solve
+from solver.text import N_
 
 log = logging.getLogger(__name__)
 
 
 def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
     if not me.rack:
-        raise NoTiles(f"your rack is empty; send it first: /rack {rule_words.example_tiles(state.rules)}")
+        raise NoTiles(
+            N_("your rack is empty; send it first: /rack {example}"), example=rule_words.example_tiles(state.rules)
+        )
     return (me.rack, state.table, state.rules, objective, not me.melded, d.settings.solver_time_limit)
 
 
@@ -110,7 +114,7 @@ async def send_answer(
 ) -> None:
     """Solve (or take ``pending``, a solve already started for this position) and send the picture. Asked
     ``instead_of`` another objective, a play that is the same as the one shown says so rather than repeat it."""
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     d = deps(context)
     async with photo_coming(context, chat):
         onto = onto_table(d, state, me, objective)
@@ -143,7 +147,7 @@ def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective)
     now beside the opening, so the answer can offer it (a newcomer mid-game may simply not have said /meld)."""
     if me.melded or not me.rack or not state.table:
         return None
-    rack, table, rules, objective, _, limit = _solve_args(d, state, me, objective)
+    rack, table, rules, objective, _meld, limit = _solve_args(d, state, me, objective)
     work = d.solving_position(
         _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=False, time_limit=limit
     )
@@ -180,7 +184,7 @@ async def other_objective(update: Update, context: BotContext) -> None:
     """The "Most points instead" / "Most tiles instead" button: solve again for the other goal."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     tapped = callbacks.parse_other_objective(query.data, kind_of(speaker(update)[0]))
     if tapped is None:
         raise RummikubError(STALE)
@@ -236,13 +240,15 @@ async def played_this(update: Update, context: BotContext) -> None:
         await query.answer()
         await ask(
             context, chat, state, user.id, SUGGESTION,
-            f"{short(why)}. Record this play as yours anyway? The turns before yours are passed over.",
-            ["Yes, I played it"], {"code": code, "stamp": stamp, "message": _message_id(query.message)},
+            _("{why}. Record this play as yours anyway? The turns before yours are passed over.").format(
+                why=short(why)
+            ),
+            [_("Yes, I played it")], {"code": code, "stamp": stamp, "message": _message_id(query.message)},
             may_answer=[user.id],
         )  # fmt: skip
         return
     await play_suggestion(update, context, state, me, code, stamp, message_id=_message_id(query.message))
-    await query.answer("Played!")
+    await query.answer(_("Played!"))
 
 
 def _message_id(message: object) -> int | None:
@@ -250,7 +256,7 @@ def _message_id(message: object) -> int | None:
 
 
 async def suggestion_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     state = await deps(context).service.game(question.game_id)
     ensure_running(state)
     me = seat_of(state, user)
@@ -278,7 +284,7 @@ async def play_suggestion(
     d = deps(context)
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
-        raise StaleSuggestion("the table or your rack has changed since this suggestion; /solve again")
+        raise StaleSuggestion(N_("the table or your rack has changed since this suggestion; /solve again"))
     solution = await solution_now(d, state, me, objective, stamp)
     played = await d.service.apply_suggestion(state.id, user.id, solution, out_of_turn=out_of_turn, answering=answering)
     if message_id is not None:
@@ -287,24 +293,27 @@ async def play_suggestion(
     after = played.state
     mine = seat_of(after, user)
     placed = replies.placed_text(solution)
-    lines = [f"{label(context, chat)}Played {placed}."]
-    lines.append(replies.rack_text(mine, after.rules) if mine.rack else texts.WON)
+    lines = [label(context, chat) + _("Played {tiles}.").format(tiles=placed)]
+    lines.append(replies.rack_text(mine, after.rules) if mine.rack else _(texts.WON))
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
     if passed:
-        lines.append(f"Turn passed over: {', '.join(passed)}.")
+        lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     turn = replies.turn_line(after)
     if in_group_game(after, chat) and mine.rack:  # a win ends the turns
         lines.append(turn)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
         picture = await d.solving(group_picture, solution)
-        skipped = f"Turn passed over: {', '.join(passed)}. " if passed else ""
-        caption = (
-            f"{name_of(user)} played {placed} ({replies.plural(len(played.placed), 'tile')}, "
-            f"{replies.plural(solution.points_placed, 'point')}). {skipped}"
-            + (turn if mine.rack else replies.won_line(name_of(user)))  # a win ends the turns
-        )
-        await post_to_game_chat(context, after, caption.strip(), picture)
+
+        def caption() -> str:
+            figures = replies.tiles_and_points(len(played.placed), solution.points_placed)
+            lines = [_("{name} played {tiles} ({figures}).").format(name=name_of(user), tiles=placed, figures=figures)]
+            if passed:
+                lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
+            lines.append(replies.turn_line(after) if mine.rack else replies.won_line(name_of(user)))  # a win ends turns
+            return " ".join(line for line in lines if line)
+
+        await post_to_game_chat(context, after, caption, picture)
 
 
 @guarded
@@ -312,7 +321,7 @@ async def example(update: Update, context: BotContext) -> None:
     """The greeting's example, solved without touching any game."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     if not callbacks.is_example(query.data, kind_of(chat)):
         raise RummikubError(STALE)
     await query.answer()
@@ -322,9 +331,13 @@ async def example(update: Update, context: BotContext) -> None:
     async with photo_coming(context, chat):
         solution = await d.solving(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
         answer = await d.solving(answer_for, solution)
-    caption = replies.solve_caption(solution, answer.moves) + (
-        "\nThis is a play after the opening: until you send /meld (or play through me), I look for an opening "
-        "worth 30 points in your rack alone.\nNow send yours: rack: … and table: … lines."
+    caption = (
+        replies.solve_caption(solution, answer.moves)
+        + "\n"
+        + _(
+            "This is a play after the opening: until you send /meld (or play through me), I look for an opening "
+            "worth 30 points in your rack alone.\nNow send yours: rack: … and table: … lines."
+        )
     )
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))

@@ -30,6 +30,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import table_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.words import replies
+from bot.telegram.words.language import _, n_
 from solver.errors import RummikubError
 from solver.fit import fit
 from solver.notation import format_table, parse_table, parse_table_chunks, parse_tiles
@@ -37,6 +38,7 @@ from solver.puzzle_search import PuzzleLimitError
 from solver.sets import TileSet
 from solver.solve import arrange
 from solver.table import given_as_sets, read_table
+from solver.text import N_
 from solver.tiles import Tile
 
 TABLE_EVENTS = {EventKind.TABLE_SET, EventKind.PLAY_RECORDED, EventKind.SUGGESTION_APPLIED}
@@ -105,12 +107,15 @@ async def set_table(
     chat, user = speaker(update)
     fix, text = fix_word(text)
     if not text:
-        raise RummikubError("write the whole table after /table fix, like /table fix 6R 7R 8R | 7K 7O 7R")
+        raise RummikubError(N_("write the whole table after /table fix, like /table fix 6R 7R 8R | 7K 7O 7R"))
     sets = await read_table_for(context, text, state)
     if shares_table(state, chat):
         return await change_shared_table(update, context, state, sets, fix=fix, answering=answering)
     state = await deps(context).service.set_table(state.id, user.id, sets, answering=answering)
-    await show_table(update, context, state, f"Table set: {replies.plural(len(state.table), 'set')}.")
+    sets_now = len(state.table)
+    await show_table(
+        update, context, state, n_("Table set: {n} set.", "Table set: {n} sets.", sets_now).format(n=sets_now)
+    )
     return state
 
 
@@ -143,7 +148,7 @@ async def change_shared_table(
         if answering is not None:
             await deps(context).service.drop_question(answering)
         if show_here:
-            await show_table(update, context, state, "No change: the table is already like that.")
+            await show_table(update, context, state, _("No change: the table is already like that."))
         return state
     if is_play(state, sets, fix=fix):
         rack = [str(t) for t in rack_after] if rack_after is not None else None
@@ -155,18 +160,23 @@ async def change_shared_table(
     # based_on: checked again under the game's lock, so a play or an undo made meanwhile is never overwritten
     based_on = None if fix else state.table
     state = await d.service.set_table(state.id, user.id, sets, with_rack=False, based_on=based_on, answering=answering)
-    done = "corrected" if fix else "set"
-    said = f"Table {done}: {replies.plural(len(state.table), 'set')}."
-    if fix:
-        said += " A correction is not a play: no rack and no turn changed."
-    elif placed:
-        said += " (The table a game starts from is not a play: /play records a play.)"
+
+    def said() -> str:
+        sets_now = len(state.table)
+        if fix:
+            done = n_("Table corrected: {n} set.", "Table corrected: {n} sets.", sets_now)
+            more = " " + _("A correction is not a play: no rack and no turn changed.")
+        else:
+            done = n_("Table set: {n} set.", "Table set: {n} sets.", sets_now)
+            more = " " + _("(The table a game starts from is not a play: /play records a play.)") if placed else ""
+        return done.format(n=sets_now) + more
+
     if show_here:
-        await show_table(update, context, state, said)
+        await show_table(update, context, state, said())
     if in_group_game(state, chat):
         header = replies.table_header(state)
         picture = await d.off_loop(table_picture, state.table, state.rules, None, header)
-        await post_to_game_chat(context, state, f"{name_of(user)}: {said}", picture)
+        await post_to_game_chat(context, state, lambda: f"{name_of(user)}: {said()}", picture)
     return state
 
 
@@ -191,12 +201,12 @@ async def play(update: Update, context: BotContext) -> None:
     seat_of(state, user)
     text = _args(update)
     if not text:
-        raise RummikubError("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
+        raise RummikubError(WRITE_PLAY)
     if fix_word(text)[0]:
-        raise RummikubError("/play records a play; to correct the table write /table fix and the whole table")
+        raise RummikubError(N_("/play records a play; to correct the table write /table fix and the whole table"))
     chunks = parse_table_chunks(text, state.rules)
     if not chunks:
-        raise RummikubError("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
+        raise RummikubError(WRITE_PLAY)
     arrange_in_time = functools.partial(arrange, time_limit=d.settings.solver_time_limit)
     placements = await d.off_loop(read_play, state.table, chunks, state.rules, arrange_in_time)
     draft = PlayDraft.of(state, user.id, placements, None)
@@ -204,6 +214,7 @@ async def play(update: Update, context: BotContext) -> None:
 
 
 UNDO = "undo"
+WRITE_PLAY = N_("write the sets put down, like /play 9R 10R 11R (or the whole new table)")
 
 
 @guarded
@@ -221,15 +232,17 @@ async def undo(update: Update, context: BotContext) -> None:
         await tell_undone(update, context, await service.undo(state.id, user.id), user)
         return
     other = owner(theirs)
-    labels = [f"Undo {_whose(state, other)} {theirs.kind.words}"]
+    name, change = _name(state, other), _(theirs.kind.words)
+    labels = [(_("Undo {name}'s {change}") if name else _("Undo the {change}")).format(name=name, change=change)]
     options: list[dict[str, Any]] = [{"event": theirs.id, "confirmed": True, "only": [user.id, other]}]
     if choice.mine is not None:
-        labels.append(f"Undo my {choice.mine.kind.words} instead")
+        labels.append(_("Undo my {change} instead").format(change=_(choice.mine.kind.words)))
         options.append({"event": choice.mine.id, "confirmed": False, "only": [user.id]})
-    text = (
-        f"The last change is {_whose(state, other)} {theirs.kind.words}, not yours. Undo it? "
-        f"{_name(state, other)} can tap, or you confirm."
-    )
+    if name:
+        text = _("The last change is {name}'s {change}, not yours. Undo it? {name} can tap, or you confirm.")
+    else:
+        text = _("The last change is the {change}, not yours. Undo it? They can tap, or you confirm.")
+    text = text.format(name=name, change=change)
     may = [user.id] + ([other] if other is not None else [])
     await ask(context, chat, state, user.id, UNDO, text, labels, {"options": options, "asker": user.id},
               may_answer=may, reply_to=update.message)  # fmt: skip
@@ -237,13 +250,13 @@ async def undo(update: Update, context: BotContext) -> None:
 
 async def undo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on the undo question: the change it names is taken back, said by the one who asked."""
-    _, user = speaker(update)
+    _chat, user = speaker(update)
     options = question.payload["options"]
     if not 0 <= option < len(options):
-        raise RummikubError("This button is from an earlier question; send /undo again")
+        raise RummikubError(N_("This button is from an earlier question; send /undo again"))
     chosen = options[option]
     if user.id not in chosen["only"]:
-        raise RummikubError("Only the player who asked, or whose change it is, can answer this")
+        raise RummikubError(N_("Only the player who asked, or whose change it is, can answer this"))
     undone = await deps(context).service.undo(
         question.game_id,
         int(question.payload["asker"]),
@@ -255,35 +268,33 @@ async def undo_answered(update: Update, context: BotContext, question: Question,
 
 
 def _name(state: GameState, user_id: int | None) -> str:
+    """The player's name, or empty when they no longer sit at the table."""
     p = state.player(user_id) if user_id is not None else None
-    return p.name if p is not None else "They"
-
-
-def _whose(state: GameState, user_id: int | None) -> str:
-    p = state.player(user_id) if user_id is not None else None
-    return f"{p.name}'s" if p is not None else "the"
+    return p.name if p is not None else ""
 
 
 async def tell_undone(update: Update, context: BotContext, undone: Undone, user: User) -> None:
     """Say what was taken back, naming whose change it was; a table change is shown (and told to the group)."""
-    chat, _ = speaker(update)
+    chat, _user = speaker(update)
     after = undone.state
     by = owner(undone.event)
     who = after.player(by) if by is not None else None
-    if who is not None:
-        whose = f"{who.name}'s"
-    elif by == user.id:  # their joining: the seat is gone, the name is the speaker's
-        whose = f"{name_of(user)}'s"
-    else:
-        whose = "the"
-    text = f"Undone: {whose} {undone.event.kind.words}. {replies.turn_line(after)}".strip()
+    # their joining undone: the seat is gone, the name is the speaker's
+    name = who.name if who is not None else name_of(user) if by == user.id else ""
+
+    def said() -> str:
+        change = _(undone.event.kind.words)
+        done = _("Undone: {name}'s {change}.") if name else _("Undone: the {change}.")
+        return f"{done.format(name=name, change=change)} {replies.turn_line(after)}".strip()
+
+    text = said()
     if undone.event.kind in TABLE_EVENTS:
         await show_table(update, context, after, text)
         if in_group_game(after, chat):
             picture = await deps(context).off_loop(
                 table_picture, after.table, after.rules, None, replies.table_header(after)
             )
-            await post_to_game_chat(context, after, f"{name_of(user)}: {text}", picture)
+            await post_to_game_chat(context, after, lambda: f"{name_of(user)}: {said()}", picture)
     else:
         await context.bot.send_message(chat.id, label(context, chat) + text)
 
@@ -300,7 +311,7 @@ async def status(update: Update, context: BotContext) -> None:
         me = state.player(user.id)
         if me is not None and me.active:
             lines.append(replies.rack_text(me, state.rules))
-            lines.append("Initial meld made." if me.melded else "Initial meld not made yet.")
+            lines.append(_("Initial meld made.") if me.melded else _("Initial meld not made yet."))
     await show_table(update, context, state, "\n".join(lines)[: replies.CAPTION_LIMIT])
 
 
@@ -310,7 +321,8 @@ async def meld(update: Update, context: BotContext) -> None:
     service = deps(context).service
     state = await current_game(context, chat, user)
     await service.mark_melded(state.id, user.id)
-    await say(update, context, f"Noted: {name_of(user)} has made the initial meld; /solve now plays onto the table.")
+    noted = _("Noted: {name} has made the initial meld; /solve now plays onto the table.")
+    await say(update, context, noted.format(name=name_of(user)))
 
 
 @guarded
@@ -320,14 +332,17 @@ async def pass_turn(update: Update, context: BotContext) -> None:
     state = await current_game(context, chat, user)
     passed = state.turn_player
     after = await service.pass_turn(state.id, user.id)
-    if passed is None or passed.user_id == user.id:
-        said = f"{name_of(user)} passes."
-    else:  # anyone may move the turn on: say whose turn was passed
-        said = f"{name_of(user)} passed {passed.name}'s turn."
-    text = f"{said} {replies.turn_line(after)}".strip()
-    await say(update, context, text)
+
+    def said() -> str:
+        if passed is None or passed.user_id == user.id:
+            done = _("{name} passes.").format(name=name_of(user))
+        else:  # anyone may move the turn on: say whose turn was passed
+            done = _("{name} passed {other}'s turn.").format(name=name_of(user), other=passed.name)
+        return f"{done} {replies.turn_line(after)}".strip()
+
+    await say(update, context, said())
     if in_group_game(after, chat):
-        await post_to_game_chat(context, after, text)
+        await post_to_game_chat(context, after, said)
 
 
 @guarded
@@ -338,13 +353,15 @@ async def fit_tile(update: Update, context: BotContext) -> None:
     state = await current_game(context, chat, user)
     tiles = parse_tiles(_args(update), state.rules)
     if len(tiles) != 1:
-        raise RummikubError("name one tile, like /fit 3R")
+        raise RummikubError(N_("name one tile, like /fit 3R"))
     tile = tiles[0]
     try:
         found = await d.off_loop(fit, state.table, tile, state.rules)
     except PuzzleLimitError:
-        raise RummikubError(f"the table is too big to search every way to fit {tile}; try /solve") from None
+        raise RummikubError(
+            N_("the table is too big to search every way to fit {tile}; try /solve"), tile=tile
+        ) from None
     if found is None:
-        await say(update, context, f"{tile} cannot be fitted onto this table by moving tiles.")
+        await say(update, context, _("{tile} cannot be fitted onto this table by moving tiles.").format(tile=tile))
         return
     await say(update, context, found.describe()[:4000])

@@ -74,7 +74,7 @@ class Deps:
             try:
                 return await self._run(loop, call)
             except MemoryError:
-                raise TooLarge(TOO_LARGE.format(limit=self.settings.solver_memory_limit)) from None
+                raise TooLarge(TOO_LARGE, limit=self.settings.solver_memory_limit) from None
 
     async def _run(self, loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> T:
         pool = self.solver_pool

@@ -21,6 +21,7 @@ from telegram.error import TelegramError
 
 from bot.storage.inbox import MOST_ATTEMPTS, Inbox, Waiting, handling
 from bot.telegram.words import texts
+from bot.telegram.words.language import _, speaking, supported
 
 log = logging.getLogger(__name__)
 
@@ -154,11 +155,12 @@ class Dispatcher:
             await self.inbox.skip_flood(waiting, chat_id)
             return "skipped"
         update = Update.de_json(waiting.payload, self.application.bot)
-        with contextlib.suppress(TelegramError):
+        user = update.effective_user
+        with contextlib.suppress(TelegramError), speaking(supported(user.language_code if user else None)):
             if update.callback_query is not None:
-                await update.callback_query.answer(texts.SLOW_DOWN, show_alert=True)
+                await update.callback_query.answer(_(texts.SLOW_DOWN), show_alert=True)
             else:
-                await self.application.bot.send_message(chat_id, texts.SLOW_DOWN)
+                await self.application.bot.send_message(chat_id, _(texts.SLOW_DOWN))
         return "slowed"
 
     async def _renew(self) -> None:

@@ -80,4 +80,3 @@ async def confirm(bot: Bot, inbox: Inbox) -> None:
             await bot.get_updates(offset=last + 1, timeout=0, limit=1)
         except TelegramError:  # it is stored: fetching it again later changes nothing
             log.info("could not confirm the last updates; they will be fetched (and recognised) again")
-

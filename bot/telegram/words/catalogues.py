@@ -19,8 +19,9 @@ from bot.telegram.words.language import DOMAIN, ENGLISH, LANGUAGES, LOCALES
 ROOT = LOCALES.parent.parent
 #: the rooms whose words reach a chat
 SOURCES = ("solver", "render", "bot")
-#: how the code marks a message: gettext's names, the chat's plural ``n_``, the engine's ``say`` and ``counted``
-KEYWORDS = {**DEFAULT_KEYWORDS, "n_": (1, 2), "say": None, "counted": (1, 2)}
+#: how the code marks a message: gettext's names, the chat's plural ``n_``, the engine's ``say`` and ``counted``,
+#: and the picture's counted words (``words.picture.plural_forms``)
+KEYWORDS = {**DEFAULT_KEYWORDS, "n_": (1, 2), "say": None, "counted": (1, 2), "plural_forms": (1, 2)}
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 
 
@@ -34,7 +35,7 @@ def extract() -> Catalog:
     for source in SOURCES:
         found = extract_from_dir(ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS)
         for filename, _lineno, message, comments, context in found:
-            catalogue.add(message, locations=[(f"{source}/{filename}", None)], auto_comments=comments,
+            catalogue.add(message, locations=[(f"{source}/{filename}", 0)], auto_comments=comments,
                           context=context)  # fmt: skip
     return catalogue
 

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.telegram import callbacks
+from bot.telegram.words.language import _
 from solver.notation import format_tiles
 from solver.rules import Rules
+from solver.text import N_
 from solver.tiles import Colour, Tile
 
 #: Telegram's limits: at most 100 buttons, at most 8 in a row
@@ -21,22 +23,22 @@ DRAW = "draw"
 #: What each colour's buttons show (the circles the notation also reads)
 COLOUR_MARK = {Colour.RED: "🔴", Colour.BLUE: "🔵", Colour.BLACK: "⚫", Colour.ORANGE: "🟠"}
 
-JOKER = "🃏 Joker"
+JOKER = N_("🃏 Joker")
 DELETE = "⌫"
-DONE = "✅ Done"
+DONE = N_("✅ Done")
 
 _PROMPT = {
-    RACK: "Tap the tiles of your rack, then Done.",
-    DRAW: "Tap the tiles you drew, then Done.",
+    RACK: N_("Tap the tiles of your rack, then Done."),
+    DRAW: N_("Tap the tiles you drew, then Done."),
 }
-_SO_FAR = {RACK: "New rack", DRAW: "Drawn"}
-NOTHING_YET = "(none yet)"
-TOO_MANY_KEYS = "This game has too many different tiles for buttons; type them instead, like /{mode} {example}"
-EMPTY_DONE = {RACK: "Tap your tiles first (or type /rack {example})", DRAW: "Tap the tiles you drew first"}
-GONE = "This keyboard was already used; send /{mode} again for a new one"
-NOT_YOURS = "This keyboard is not yours"
-NO_MORE = "There are only {copies} of {tile} in this game, all counted already (on the table or in your tiles)"
-FULL = "That is more tiles than a rack can hold"
+_SO_FAR = {RACK: N_("New rack ({n}): {tiles}"), DRAW: N_("Drawn ({n}): {tiles}")}
+NOTHING_YET = N_("(none yet)")
+TOO_MANY_KEYS = N_("This game has too many different tiles for buttons; type them instead, like /{mode} {example}")
+EMPTY_DONE = {RACK: N_("Tap your tiles first (or type /rack {example})"), DRAW: N_("Tap the tiles you drew first")}
+GONE = N_("This keyboard was already used; send /{mode} again for a new one")
+NOT_YOURS = N_("This keyboard is not yours")
+NO_MORE = N_("There are only {copies} of {tile} in this game, all counted already (on the table or in your tiles)")
+FULL = N_("That is more tiles than a rack can hold")
 
 
 def fits(rules: Rules) -> bool:
@@ -46,9 +48,9 @@ def fits(rules: Rules) -> bool:
 
 def text(mode: str, tiles: Sequence[Tile], rules: Rules, before: str = "") -> str:
     """The keyboard's message: what it is for, and the tiles tapped so far (kept in step with the database)."""
-    so_far = format_tiles(tiles, rules) if tiles else NOTHING_YET
+    so_far = format_tiles(tiles, rules) if tiles else _(NOTHING_YET)
     head = f"{before}\n" if before else ""
-    return f"{head}{_PROMPT[mode]}\n{_SO_FAR[mode]} ({len(tiles)}): {so_far}"
+    return f"{head}{_(_PROMPT[mode])}\n{_(_SO_FAR[mode]).format(n=len(tiles), tiles=so_far)}"
 
 
 def markup(token: str, rules: Rules) -> InlineKeyboardMarkup:
@@ -60,10 +62,10 @@ def markup(token: str, rules: Rules) -> InlineKeyboardMarkup:
             for n in range(1, rules.numbers + 1)
         ]
         rows.extend(keys[i : i + ROW] for i in range(0, len(keys), ROW))
-    last = [InlineKeyboardButton(JOKER, callback_data=callbacks.key(token, "J"))] if rules.jokers else []
+    last = [InlineKeyboardButton(_(JOKER), callback_data=callbacks.key(token, "J"))] if rules.jokers else []
     last += [
         InlineKeyboardButton(DELETE, callback_data=callbacks.key(token, callbacks.DELETE)),
-        InlineKeyboardButton(DONE, callback_data=callbacks.key(token, callbacks.DONE)),
+        InlineKeyboardButton(_(DONE), callback_data=callbacks.key(token, callbacks.DONE)),
     ]
     rows.append(last)
     assert sum(len(r) for r in rows) <= MOST_BUTTONS

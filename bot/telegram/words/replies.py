@@ -14,21 +14,32 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.game import GameResult, GameState, PlayerState
 from bot.telegram import callbacks
 from bot.telegram.links import deep_link
+from bot.telegram.words.language import _, n_, spoken
 from bot.telegram.words.rules import example_draw, example_table, example_tiles
 from solver.notation import format_tiles
 from solver.rules import Rules
 from solver.solution import Objective, Solution
+from solver.text import N_, Text
 from solver.tiles import Tile
 
 CAPTION_LIMIT = 1024
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def count_tiles(n: int) -> str:
+    return n_("{n} tile", "{n} tiles", n).format(n=n)
+
+
+def count_points(n: int) -> str:
+    return n_("{n} point", "{n} points", n).format(n=n)
+
+
+def tiles_and_points(tiles: int, points: int) -> str:
+    """ "5 tiles, 23 points" """
+    return _("{tiles}, {points}").format(tiles=count_tiles(tiles), points=count_points(points))
 
 
 def tiles_text(tiles: Sequence[Tile], rules: Rules) -> str:
-    return format_tiles(tiles, rules) or "(none)"
+    return format_tiles(tiles, rules) or _("(none)")
 
 
 def placed_text(solution: Solution) -> str:
@@ -39,55 +50,62 @@ def placed_text(solution: Solution) -> str:
         mine = [t for t, o in zip(tile_set.tiles, origins, strict=True) if o.from_rack]
         if mine:
             sets.append(" ".join(str(t) for t in mine))
-    return " | ".join(sets) or "no tile"
+    return " | ".join(sets) or _("no tile")
 
 
 def summary(solution: Solution) -> str:
-    what = "Best opening" if solution.initial_meld else "Best play"
-    goal = "most points" if solution.objective is Objective.POINTS else "most tiles"
-    line = (
-        f"{what} ({goal}): {plural(solution.tiles_placed, 'tile')}, {plural(solution.points_placed, 'point')}: "
-        f"{placed_text(solution)}"
-    )
+    points = solution.objective is Objective.POINTS
+    if solution.initial_meld:
+        what = _("Best opening (most points)") if points else _("Best opening (most tiles)")
+    else:
+        what = _("Best play (most points)") if points else _("Best play (most tiles)")
+    figures = tiles_and_points(solution.tiles_placed, solution.points_placed)
+    line = f"{what}: {figures}: {placed_text(solution)}"
     if not solution.optimal:
-        line += "\n(best found in the time allowed; there may be better)"
+        line += "\n" + _("(best found in the time allowed; there may be better)")
     return line
 
 
-def solve_caption(solution: Solution, moves: Sequence[str], note: str = "") -> str:
+def solve_caption(solution: Solution, moves: Sequence[str | Text], note: str = "") -> str:
     """Summary, numbered moves, rack left (and a ``note`` after it, kept whole); cut to fit a photo caption."""
     head = summary(solution)
     tail = rack_left(solution) + (f"\n{note}" if note else "")
     lines: list[str] = []
     for i, move in enumerate(moves, start=1):
-        line = f"{i}. {move}"
+        line = f"{i}. {spoken(move)}"
         rest = len(moves) - i
-        more = f"… and {plural(rest, 'more move')}" if rest else ""
+        more = _more_moves(rest) if rest else ""
         body = "\n".join([head, *lines, line, more, tail])
         if len(body) > CAPTION_LIMIT:
-            lines.append(f"… and {plural(len(moves) - i + 1, 'more move')}")
+            lines.append(_more_moves(len(moves) - i + 1))
             break
         lines.append(line)
     text = "\n".join([head, *lines, tail])
     return text[:CAPTION_LIMIT]
 
 
+def _more_moves(n: int) -> str:
+    return n_("… and {n} more move", "… and {n} more moves", n).format(n=n)
+
+
 def rack_left(solution: Solution) -> str:
     """What the play leaves on the rack; a play that empties it says so."""
     if not solution.rack_left:
-        return "Your rack is empty after this play."
-    return f"Rack left: {tiles_text(solution.rack_left, solution.rules)}"
+        return _("Your rack is empty after this play.")
+    return _("Rack left: {tiles}").format(tiles=tiles_text(solution.rack_left, solution.rules))
 
 
 def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
     rack = tiles_text(solution.rack_left, solution.rules)
-    draw = f"Draw a tile: /draw {example_draw(solution.rules)}, then /pass."
+    draw = _("Draw a tile: /draw {tile}, then /pass.").format(tile=example_draw(solution.rules))
     if solution.initial_meld:
-        opening = f"No opening worth {solution.rules.initial_meld} points from your rack yet ({rack}). {draw}\n"
+        meld = solution.rules.initial_meld
+        opening = _("No opening worth {points} points from your rack yet ({rack}).").format(points=meld, rack=rack)
+        opening = f"{opening} {draw}\n"
         if onto_table is not None:
             return opening + melded_note(onto_table)
-        return opening + "Already made your initial meld? Send /meld, then /solve plays onto the table."
-    return f"No play with your rack ({rack}). {draw}"
+        return opening + _("Already made your initial meld? Send /meld, then /solve plays onto the table.")
+    return _("No play with your rack ({rack}).").format(rack=rack) + f" {draw}"
 
 
 def objective_code(objective: Objective) -> str:
@@ -102,9 +120,9 @@ def solve_buttons(game_id: int, solution: Solution, fingerprint: str, *, melded:
     """ "I played this", the other objective, and (``melded``) the play onto the table instead of an opening."""
     code = objective_code(solution.objective)
     other = Objective.TILES if solution.objective is Objective.POINTS else Objective.POINTS
-    label = "Most tiles instead" if other is Objective.TILES else "Most points instead"
+    label = _("Most tiles instead") if other is Objective.TILES else _("Most points instead")
     rows = [
-        [InlineKeyboardButton("✅ I played this", callback_data=callbacks.played_this(game_id, code, fingerprint))],
+        [InlineKeyboardButton(_("✅ I played this"), callback_data=callbacks.played_this(game_id, code, fingerprint))],
         [InlineKeyboardButton(label, callback_data=callbacks.other_objective(game_id, objective_code(other)))],
     ]
     if melded:
@@ -112,12 +130,12 @@ def solve_buttons(game_id: int, solution: Solution, fingerprint: str, *, melded:
     return InlineKeyboardMarkup(rows)
 
 
-MELDED_BUTTON = "I have melded: play onto the table"
+MELDED_BUTTON = N_("I have melded: play onto the table")
 
 
 def melded_row(game_id: int, objective: Objective) -> list[InlineKeyboardButton]:
     data = callbacks.melded_instead(game_id, objective_code(objective))
-    return [InlineKeyboardButton(MELDED_BUTTON, callback_data=data)]
+    return [InlineKeyboardButton(_(MELDED_BUTTON), callback_data=data)]
 
 
 def melded_buttons(game_id: int, objective: Objective) -> InlineKeyboardMarkup:
@@ -126,25 +144,27 @@ def melded_buttons(game_id: int, objective: Objective) -> InlineKeyboardMarkup:
 
 def melded_note(onto_table: Solution) -> str:
     """Under an opening: what playing onto the table would put down, for a player who has melded already."""
-    figures = f"{plural(onto_table.tiles_placed, 'tile')}, {plural(onto_table.points_placed, 'point')}"
-    return f"Made your initial meld already? Playing onto the table puts down more ({figures}): tap {MELDED_BUTTON}."
+    figures = tiles_and_points(onto_table.tiles_placed, onto_table.points_placed)
+    more = _("Made your initial meld already? Playing onto the table puts down more ({figures}): tap {button}.")
+    return more.format(figures=figures, button=_(MELDED_BUTTON))
 
 
 def melded_noted(name: str) -> str:
-    return f"Noted: {name} has made the initial meld."
+    return _("Noted: {name} has made the initial meld.").format(name=name)
 
 
 def same_play(objective: Objective) -> str:
     """The other objective's best play is the one already shown: said, not sent again."""
-    goal = "most points" if objective is Objective.POINTS else "most tiles"
-    return f"The play with the {goal} is the same one: tap ✅ I played this above to record it."
+    if objective is Objective.POINTS:
+        return _("The play with the most points is the same one: tap ✅ I played this above to record it.")
+    return _("The play with the most tiles is the same one: tap ✅ I played this above to record it.")
 
 
 def group_buttons(bot_username: str, invite: str, *, join: bool) -> InlineKeyboardMarkup:
     """Join (in the group) and the deep link to the player's private chat, already tied to this game."""
-    row = [InlineKeyboardButton("🔒 My rack", url=deep_link(bot_username, invite))]
+    row = [InlineKeyboardButton(_("🔒 My rack"), url=deep_link(bot_username, invite))]
     if join:
-        row.insert(0, InlineKeyboardButton("🙋 Join", callback_data=callbacks.JOIN))
+        row.insert(0, InlineKeyboardButton(_("🙋 Join"), callback_data=callbacks.JOIN))
     return InlineKeyboardMarkup([row])
 
 
@@ -157,67 +177,76 @@ def game_name(state: GameState) -> str:
     for a private game."""
     if state.chat_id > 0:
         return ""
-    return f"{state.title or 'Your group'}: "
+    return f"{state.title or _('Your group')}: "
 
 
 def turn_line(state: GameState) -> str:
     """Whose turn it is, when there is more than one player to take turns."""
     p = state.turn_player
-    return f"{p.name} to play." if p is not None and len(state.active_players) > 1 else ""
+    return _("{name} to play.").format(name=p.name) if p is not None and len(state.active_players) > 1 else ""
 
 
 def players_text(state: GameState) -> str:
     """Seats, the count of tiles on each rack (never the tiles), whose turn it is."""
     lines = []
     for p in state.active_players:
-        arrow = " ← to play" if p.user_id == state.turn else ""
-        meld = "" if p.melded else ", no meld yet"
-        tiles = plural(len(p.rack), "tile") if p.rack_known else "rack not set"
+        arrow = " " + _("← to play") if p.user_id == state.turn else ""
+        meld = _(", no meld yet") if not p.melded else ""
+        tiles = count_tiles(len(p.rack)) if p.rack_known else _("rack not set")
         lines.append(f"{p.seat + 1}. {p.name}: {tiles}{meld}{arrow}")
-    return "\n".join(lines) or "No players yet: /join"
+    return "\n".join(lines) or _("No players yet: /join")
 
 
 def table_header(state: GameState) -> str | None:
     """The picture's heading; none for an empty table, whose picture already says it is empty."""
     tiles = sum(len(s) for s in state.table)
-    return f"Table: {plural(len(state.table), 'set')}, {plural(tiles, 'tile')}" if state.table else None
+    if not state.table:
+        return None
+    sets = n_("{n} set", "{n} sets", len(state.table)).format(n=len(state.table))
+    return _("Table: {sets}, {tiles}").format(sets=sets, tiles=count_tiles(tiles))
 
 
 def empty_table(rules: Rules) -> str:
     """The caption under an empty table's picture: how to set it (the picture says it is empty)."""
-    return f"No sets yet. Set the table: /table {example_table(rules)}"
+    return _("No sets yet. Set the table: /table {sets}").format(sets=example_table(rules))
 
 
 def rack_text(player: PlayerState, rules: Rules) -> str:
     if not player.rack:
-        return "Your rack is empty."
-    return f"Your rack ({plural(len(player.rack), 'tile')}): {tiles_text(player.rack, rules)}"
+        return _("Your rack is empty.")
+    n = len(player.rack)
+    rack = n_("Your rack ({n} tile): {tiles}", "Your rack ({n} tiles): {tiles}", n)
+    return rack.format(n=n, tiles=tiles_text(player.rack, rules))
 
 
 def rack_answer(player: PlayerState, rules: Rules) -> str:
     """The answer to a rack set (typed or tapped): the rack, and what to do next."""
-    hint = "\n/solve for your best play." if player.rack else f"\nSet it: /rack {example_tiles(rules)}"
-    return rack_text(player, rules) + hint
+    hint = (
+        _("/solve for your best play.")
+        if player.rack
+        else _("Set it: /rack {tiles}").format(tiles=example_tiles(rules))
+    )
+    return f"{rack_text(player, rules)}\n{hint}"
 
 
 def draw_answer(drawn: Sequence[Tile], player: PlayerState, rules: Rules) -> str:
     """The answer to tiles drawn (typed or tapped): what was drawn, and the rack now."""
-    return f"Drew {tiles_text(drawn, rules)}.\n" + rack_text(player, rules)
+    return _("Drew {tiles}.").format(tiles=tiles_text(drawn, rules)) + "\n" + rack_text(player, rules)
 
 
 def won_line(name: str) -> str:
     """What the group reads when a player's last tiles went down."""
-    return f"{name} has no tile left: {name} won! /end closes the game."
+    return _("{name} has no tile left: {name} won! /end closes the game.").format(name=name)
 
 
 def scores_text(result: GameResult) -> str:
     known = [s for s in result.scores if s.rack_known]
-    lines = ["Game over. Points left on each rack:" if known else "Game over."]
+    lines = [_("Game over. Points left on each rack:") if known else _("Game over.")]
     for i, s in enumerate(known, start=1):
-        lines.append(f"{i}. {s.name}: {plural(s.points_left, 'point')} ({plural(s.tiles_left, 'tile')})")
+        lines.append(f"{i}. {s.name}: {count_points(s.points_left)} ({count_tiles(s.tiles_left)})")
     unknown = [s.name for s in result.scores if not s.rack_known]
     if unknown:
-        lines.append(f"Rack never set, so no score: {', '.join(unknown)}")
+        lines.append(_("Rack never set, so no score: {names}").format(names=", ".join(unknown)))
     if not result.scores:
-        lines.append("(nobody was playing)")
+        lines.append(_("(nobody was playing)"))
     return "\n".join(lines)

@@ -7,49 +7,56 @@ from the rules, so a game without jokers never suggests one.
 
 from __future__ import annotations
 
+from bot.telegram.words.language import _, n_
 from solver.notation import format_tiles
 from solver.rules import STANDARD, Rules
+from solver.text import N_
 from solver.tiles import JOKER, Colour, Tile
 
 COLOUR_NAMES: dict[Colour, str] = {
-    Colour.RED: "red",
-    Colour.BLUE: "blue",
-    Colour.BLACK: "black",
-    Colour.ORANGE: "orange",
+    Colour.RED: N_("red"),
+    Colour.BLUE: N_("blue"),
+    Colour.BLACK: N_("black"),
+    Colour.ORANGE: N_("orange"),
 }
-COUNTS = {1: "one", 2: "two", 3: "three", 4: "four"}
-COPIES = {1: "one copy", 2: "two copies", 3: "three copies", 4: "four copies"}
-
-
-def _count(n: int) -> str:
-    return COUNTS.get(n, str(n))
+#: counts of colours in words, as they read in a sentence ("four colours")
+COUNTS = {2: N_("two"), 3: N_("three"), 4: N_("four")}
+COPIES = {1: N_("one copy of each"), 2: N_("two copies of each"), 3: N_("three copies of each"),
+          4: N_("four copies of each")}  # fmt: skip
 
 
 def _colours(rules: Rules) -> str:
-    names = [COLOUR_NAMES[c] for c in rules.colour_order]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"one colour ({listed})" if len(names) == 1 else f"{_count(len(names))} colours ({listed})"
+    names = [_(COLOUR_NAMES[c]) for c in rules.colour_order]
+    if len(names) == 1:
+        return _("one colour ({name})").format(name=names[0])
+    listed = _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    count = _(COUNTS[len(names)]) if len(names) in COUNTS else str(len(names))
+    return _("{count} colours ({names})").format(count=count, names=listed)
+
+
+def _copies(n: int) -> str:
+    return _(COPIES[n]) if n in COPIES else _("{n} copies of each").format(n=n)
 
 
 def _jokers(n: int) -> str:
-    return "no jokers" if n == 0 else "1 joker" if n == 1 else f"{n} jokers"
+    return _("no jokers") if n == 0 else n_("{n} joker", "{n} jokers", n).format(n=n)
 
 
 def _meld(n: int) -> str:
     if n == 0:
-        return "a first play of any points"
-    return f"a first play (initial meld) of at least {n} points from your own rack"
+        return _("a first play of any points")
+    return _("a first play (initial meld) of at least {n} points from your own rack").format(n=n)
 
 
 def _parts(rules: Rules) -> list[tuple[str, str]]:
     """Each rule as (name, words), in the order a player explains the game."""
     return [
-        ("deck", f"numbers 1 to {rules.numbers} in {_colours(rules)}"),
-        ("copies", f"{COPIES.get(rules.copies, f'{rules.copies} copies')} of each"),
+        ("deck", _("numbers 1 to {high} in {colours}").format(high=rules.numbers, colours=_colours(rules))),
+        ("copies", _copies(rules.copies)),
         ("jokers", _jokers(rules.jokers)),
-        ("sets", f"sets of at least {rules.smallest_set} tiles"),
+        ("sets", _("sets of at least {n} tiles").format(n=rules.smallest_set)),
         ("meld", _meld(rules.initial_meld)),
-        ("joker value", f"a joker counts {rules.joker_value} points"),
+        ("joker value", _("a joker counts {n} points").format(n=rules.joker_value)),
     ]
 
 
@@ -69,18 +76,21 @@ def rules_text(rules: Rules) -> str:
     parts = [words for name, words in _parts(rules) if name != "joker value" or rules.jokers > 0]
     changes = _changes(rules)
     if not changes:
-        return f"Standard rules: {_sentence(parts)}"
-    return f"Standard rules, except: {_sentence(changes)}\nIn full: {_sentence(parts)}"
+        return _("Standard rules: {rules}").format(rules=_sentence(parts))
+    except_ = _("Standard rules, except: {changes}").format(changes=_sentence(changes))
+    return except_ + "\n" + _("In full: {rules}").format(rules=_sentence(parts))
 
 
 def rules_short(rules: Rules) -> str:
     """The rules in a few words for a new game's announcement: "standard rules" or what differs."""
     changes = _changes(rules)
-    return "standard rules" if not changes else "standard rules except: " + "; ".join(changes)
+    if not changes:
+        return _("standard rules")
+    return _("standard rules except: {changes}").format(changes="; ".join(changes))
 
 
 def new_game(rules: Rules) -> str:
-    return f"New game ({rules_short(rules)})."
+    return _("New game ({rules}).").format(rules=rules_short(rules))
 
 
 def example_tiles(rules: Rules) -> str:
@@ -112,4 +122,4 @@ def example_draw(rules: Rules) -> str:
 
 def send_rack(rules: Rules) -> str:
     """The request for a rack, with an example that fits the game."""
-    return f"Send your rack: /rack {example_tiles(rules)}"
+    return _("Send your rack: /rack {tiles}").format(tiles=example_tiles(rules))
