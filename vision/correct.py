@@ -94,9 +94,7 @@ def _best_set(dense: np.ndarray, joker: np.ndarray, rules: Rules) -> tuple[float
             s, c = np.unravel_index(int(score.argmax()), score.shape)
             if score[s, c] > -math.inf and (best is None or score[s, c] > best[0]):
                 colour = rules.colour_order[int(c)]
-                tiles = [
-                    JOKER if jokers[s, i, c] else Tile(int(wanted[s, i]) + 1, colour) for i in range(m)
-                ]
+                tiles = [JOKER if jokers[s, i, c] else Tile(int(wanted[s, i]) + 1, colour) for i in range(m)]
                 best = (float(score[s, c]), tiles)
     patterns = _group_patterns(m, colours, rules.jokers)
     if len(patterns):

@@ -17,6 +17,7 @@ from PIL import Image
 from solver.notation import format_tile
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
+from solver.text import Text, say
 from solver.tiles import JOKER, Tile
 from vision import correct, find, layout, models, read
 from vision.picture import open_photo
@@ -52,7 +53,7 @@ class PhotoReading:
     seen: tuple[SeenTile, ...]
     sets: tuple[TileSet, ...] | None
     loose: tuple[Tile, ...]
-    corrections: tuple[str, ...]
+    corrections: tuple[Text, ...]
     ms: float
 
     @property
@@ -71,7 +72,7 @@ class PhotoReading:
             "sets": None if self.sets is None else [[format_tile(t) for t in s.tiles] for s in self.sets],
             "loose": [format_tile(t) for t in self.loose],
             "uncertain": [format_tile(t) for t in self.uncertain],
-            "corrections": list(self.corrections),
+            "corrections": [str(note) for note in self.corrections],
             "seen": [
                 {"tile": format_tile(s.tile), "confidence": round(s.confidence, 3), "box": [round(v) for v in s.box]}
                 for s in self.seen
@@ -103,9 +104,7 @@ def read_photo(data: bytes, rules: Rules = STANDARD, kind: Kind | None = None) -
     )
 
 
-def _read(
-    image: Image.Image, found: list[find.Found], rules: Rules
-) -> tuple[list[Tile], np.ndarray, list[find.Found]]:
+def _read(image: Image.Image, found: list[find.Found], rules: Rules) -> tuple[list[Tile], np.ndarray, list[find.Found]]:
     """Each found tile's likelihood over the tiles of these rules (rows sum to 1); "not a tile" finds dropped."""
     if not found:
         return [], np.zeros((0, 0)), []
@@ -126,7 +125,7 @@ def _lay_out(
     places: list[layout.Place],
     rules: Rules,
     kind: Kind | None,
-) -> tuple[Kind, tuple[SeenTile, ...], tuple[TileSet, ...] | None, tuple[Tile, ...], tuple[str, ...]]:
+) -> tuple[Kind, tuple[SeenTile, ...], tuple[TileSet, ...] | None, tuple[Tile, ...], tuple[Text, ...]]:
     first = [options[int(k)] for k in likely.argmax(axis=1)] if len(found) else []
     lines, loose = layout.lines(places)
     readings: list[tuple[list[int], correct.LineReading]] = []
@@ -146,17 +145,16 @@ def _lay_out(
         return "rack", seen, None, (), ()
     seen_list: list[SeenTile] = []
     sets: list[TileSet] = []
-    notes: list[str] = []
+    notes: list[Text] = []
     for line, got in readings:
         sets.extend(got.sets)
         for pos, i in enumerate(line):
             was = first[i] if pos in got.changed else None
             seen_list.append(_seen(options, likely, found, i, got.tiles[pos], was))
         for pos in got.changed:
-            notes.append(
-                f"read {format_tile(first[line[pos]])} as {format_tile(got.tiles[pos])} "
-                f"so that {' | '.join(str(s) for s in got.sets)} is valid"
-            )
+            was, read = format_tile(first[line[pos]]), format_tile(got.tiles[pos])
+            sets_now = " | ".join(str(s) for s in got.sets)
+            notes.append(say("read {was} as {read} so that {sets} is valid", was=was, read=read, sets=sets_now))
     unread.sort(key=lambda i: _reading_order(places, i))
     loose_tiles = tuple(first[i] for i in unread)
     seen_list.extend(_seen(options, likely, found, i, first[i], None) for i in unread)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from solver.text import N_
 from vision.errors import PhotoError
 
 #: more bytes than any phone photo needs (Telegram's own limit for a photo is 10 MB)
@@ -29,9 +30,11 @@ SMALLEST_SIDE = 32
 def open_photo(data: bytes) -> Image.Image:
     """The photo as RGB, turned upright by its EXIF tag, its longer side at most twice ``WORKING_SIDE``."""
     if not data:
-        raise PhotoError("the file is empty")
+        raise PhotoError(N_("the file is empty"))
     if len(data) > MAX_BYTES:
-        raise PhotoError(f"the file is too large ({len(data) / 1e6:.0f} MB); send a photo of at most 30 MB")
+        raise PhotoError(
+            N_("the file is too large ({size} MB); send a photo of at most 30 MB"), size=f"{len(data) / 1e6:.0f}"
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -39,11 +42,18 @@ def open_photo(data: bytes) -> Image.Image:
             width, height = opened.size
             if width * height > MAX_PIXELS:
                 raise PhotoError(
-                    f"the picture is too large ({width}x{height}, {width * height / 1e6:.0f} megapixels); "
-                    "send one of at most 50 megapixels"
+                    N_(
+                        "the picture is too large ({width}x{height}, {megapixels} megapixels); "
+                        "send one of at most 50 megapixels"
+                    ),
+                    width=width,
+                    height=height,
+                    megapixels=f"{width * height / 1e6:.0f}",
                 )
             if min(width, height) < SMALLEST_SIDE:
-                raise PhotoError(f"the picture is too small ({width}x{height}) to show a tile")
+                raise PhotoError(
+                    N_("the picture is too small ({width}x{height}) to show a tile"), width=width, height=height
+                )
             if opened.format == "JPEG":  # decode at 1/2, 1/4 or 1/8 when that still leaves WORKING_SIDE
                 shrink = WORKING_SIDE / max(width, height)
                 opened.draft("RGB", (math.ceil(width * shrink), math.ceil(height * shrink)))
@@ -53,9 +63,9 @@ def open_photo(data: bytes) -> Image.Image:
     except PhotoError:
         raise
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise PhotoError("this is not a picture I can read; send a photo (JPEG, PNG or WebP)") from None
+        raise PhotoError(N_("this is not a picture I can read; send a photo (JPEG, PNG or WebP)")) from None
     except (OSError, ValueError, SyntaxError) as why:  # truncated or broken files
-        raise PhotoError(f"the picture is damaged and cannot be read ({why})") from None
+        raise PhotoError(N_("the picture is damaged and cannot be read ({why})"), why=why) from None
     if max(image.size) > 2 * WORKING_SIDE:
         image.thumbnail((WORKING_SIDE, WORKING_SIDE), Image.Resampling.BILINEAR)
     return image
@@ -71,7 +81,7 @@ def enough(sizes: Sequence[tuple[int, int]]) -> int:
     ``sizes`` are (width, height) pairs; the answer is an index into them.
     """
     if not sizes:
-        raise PhotoError("the photo comes in no size")
+        raise PhotoError(N_("the photo comes in no size"))
     fits = [i for i, (w, h) in enumerate(sizes) if max(w, h) >= ENOUGH_SIDE]
     if fits:
         return min(fits, key=lambda i: max(sizes[i]))

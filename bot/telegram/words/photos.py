@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from bot.telegram.words.language import _, n_
+from bot.telegram.words.language import _, n_, spoken
 from solver.notation import format_table, format_tiles
 from solver.rules import Rules
 from solver.sets import TileSet
-from solver.text import N_
+from solver.text import N_, Text
 from solver.tiles import Tile
 
 RACK = N_("That's my rack")
@@ -39,7 +39,7 @@ def reading_text(
     sets: Sequence[TileSet] | None,
     loose: Sequence[Tile],
     uncertain: Sequence[Tile],
-    corrections: Sequence[str],
+    corrections: Sequence[str | Text],
     rules: Rules,
     *,
     copy_as: str,
@@ -63,7 +63,7 @@ def reading_text(
         apart = f"<code>{escape(format_tiles(loose, rules))}</code>"
         lines.append(_("Lying apart, in no set: {tiles}").format(tiles=apart))
     for note in corrections:
-        lines.append(_("Corrected: {note}").format(note=escape(note)))
+        lines.append(_("Corrected: {note}").format(note=escape(spoken(note))))
     if uncertain:
         doubts = ", ".join(str(t) for t in sorted(uncertain, key=rules.tile_key))
         check = n_("Not sure of {tiles}: check it.", "Not sure of {tiles}: check them.", len(uncertain))
