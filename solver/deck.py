@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from solver.errors import RummikubError
 from solver.rules import Rules
+from solver.text import Text, counted
 from solver.tiles import Tile
 
 
@@ -22,9 +23,31 @@ def check_deck(rules: Rules, *parts: Iterable[Tile]) -> Counter[Tile]:
     for t in sorted(total, key=rules.tile_key):
         have, deck = total[t], rules.copies_of(t)
         if have > deck:
-            if t.is_joker:
-                what = "joker" if have == 1 else "jokers"
-            else:
-                what = f"copy of {t}" if have == 1 else f"copies of {t}"
-            raise DeckError(f"{have} {what} in all, but the deck has {f'only {deck}' if deck else 'none'}")
+            raise DeckError(_too_many(t, have, deck))
     return total
+
+
+def _too_many(t: Tile, have: int, deck: int) -> Text:
+    if t.is_joker and deck:
+        return counted(
+            "{n} joker in all, but the deck has only {deck}",
+            "{n} jokers in all, but the deck has only {deck}",
+            have,
+            deck=deck,
+        )
+    if t.is_joker:
+        return counted("{n} joker in all, but the deck has none", "{n} jokers in all, but the deck has none", have)
+    if deck:
+        return counted(
+            "{n} copy of {tile} in all, but the deck has only {deck}",
+            "{n} copies of {tile} in all, but the deck has only {deck}",
+            have,
+            tile=t,
+            deck=deck,
+        )
+    return counted(
+        "{n} copy of {tile} in all, but the deck has none",
+        "{n} copies of {tile} in all, but the deck has none",
+        have,
+        tile=t,
+    )

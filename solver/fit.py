@@ -15,6 +15,7 @@ from solver.puzzle_rows import JOKER_CODE, Limits, Row, code, colour_of, layout,
 from solver.puzzle_search import Action, ActionKind, search, start_state
 from solver.rules import Rules
 from solver.sets import TileSet, make_set
+from solver.text import Text, counted, say
 from solver.tiles import JOKER, Tile
 
 MAX_ACTIONS = 20
@@ -37,13 +38,17 @@ class FitAction:
             return f"COMBINE {self.set} {self.other}"
         return f"{self.kind.value} {self.tile} {self.set}"
 
-    def describe(self) -> str:
-        """The action in the game's words."""
+    def text(self) -> Text:
+        """The action in the game's words, as a template and its values."""
         if self.kind is ActionKind.COMBINE:
-            return f"Join set {self.other} onto set {self.set}"
+            return say("Join set {other} onto set {set}", other=self.other, set=self.set)
         if self.kind is ActionKind.TAKE:
-            return f"Take {self.tile} from set {self.set}"
-        return f"Put {self.tile} in set {self.set}"
+            return say("Take {tile} from set {set}", tile=self.tile, set=self.set)
+        return say("Put {tile} in set {set}", tile=self.tile, set=self.set)
+
+    def describe(self) -> str:
+        """The action in the game's words (English)."""
+        return str(self.text())
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +59,23 @@ class Fit:
     actions: tuple[FitAction, ...]
     sets: tuple[tuple[int, TileSet], ...]
 
+    def numbered(self) -> list[Text]:
+        """Numbered actions in the game's words, as templates and their values."""
+        return [say("{number}. {action}", number=i, action=a.text()) for i, a in enumerate(self.actions, start=1)]
+
     def lines(self) -> list[str]:
-        """Numbered actions in the game's words."""
-        return [f"{i}. {a.describe()}" for i, a in enumerate(self.actions, start=1)]
+        """Numbered actions in the game's words (English)."""
+        return [str(line) for line in self.numbered()]
+
+    def texts(self) -> list[Text]:
+        """A whole reply, line by line: how many actions, the actions, and the sets they leave."""
+        head = counted("{tile} fits in {n} action:", "{tile} fits in {n} actions:", len(self.actions), tile=self.tile)
+        table = [say("  set {number}: {tiles}", number=n, tiles=str(s)) for n, s in self.sets]
+        return [head, *self.numbered(), say("Table after:"), *table]
 
     def describe(self) -> str:
-        """A whole reply: how many actions, the actions, and the sets they leave."""
-        count = len(self.actions)
-        head = f"{self.tile} fits in {count} action{'s' * (count != 1)}:"
-        table = [f"  set {n}: {s}" for n, s in self.sets]
-        return "\n".join([head, *self.lines(), "Table after:", *table])
+        """A whole reply (English): how many actions, the actions, and the sets they leave."""
+        return "\n".join(str(line) for line in self.texts())
 
 
 def limits_of(rules: Rules) -> Limits:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from solver.errors import RummikubError
 from solver.sets import TileSet
+from solver.text import N_
 from solver.tiles import Tile
 
 
@@ -56,13 +57,28 @@ def check_balance(before: Sequence[TileSet], after: Sequence[TileSet], placed: S
     for s in after:
         want.update(s.tiles)
     if have != want:
-        missing, extra = want - have, have - want
-        parts = []
-        if missing:
-            parts.append(f"{' '.join(map(str, _sorted(missing)))} on the new table came from nowhere")
-        if extra:
-            parts.append(f"{' '.join(map(str, _sorted(extra)))} would be lost")
-        raise PlanError("the new table does not match the old table and the placed tiles: " + "; ".join(parts))
+        missing, extra = " ".join(map(str, _sorted(want - have))), " ".join(map(str, _sorted(have - want)))
+        if not extra:
+            raise PlanError(
+                N_(
+                    "the new table does not match the old table and the placed tiles: "
+                    "{missing} on the new table came from nowhere"
+                ),
+                missing=missing,
+            )
+        if not missing:
+            raise PlanError(
+                N_("the new table does not match the old table and the placed tiles: {extra} would be lost"),
+                extra=extra,
+            )
+        raise PlanError(
+            N_(
+                "the new table does not match the old table and the placed tiles: "
+                "{missing} on the new table came from nowhere; {extra} would be lost"
+            ),
+            missing=missing,
+            extra=extra,
+        )
 
 
 def assign(

@@ -25,6 +25,7 @@ from solver.bounds import MAX_CACHED_FORMS, MAX_FORMS, TooBigError, check_deadli
 from solver.candidates import Shape
 from solver.rules import Rules
 from solver.sets import Kind, TileSet
+from solver.text import N_
 from solver.tiles import JOKER, Colour, Tile
 
 #: a form: its column, and the tiles it needs besides the old set's own (by ``Tile.id``)
@@ -171,9 +172,14 @@ def check_size(table: Iterable[TileSet], rules: Rules) -> None:
     total = sum(form_count(old, rules) for old in table)
     if total > MAX_FORMS:
         raise TooBigError(
-            f"this table's sets can grow in {total:,} ways and the solver works through at most {MAX_FORMS:,}: "
-            f"long runs with smallest_set={rules.smallest_set} grow in many ways; "
-            "lay fewer long runs, or play with a smaller smallest set"
+            N_(
+                "this table's sets can grow in {total} ways and the solver works through at most {most}: "
+                "long runs with smallest_set={smallest} grow in many ways; "
+                "lay fewer long runs, or play with a smaller smallest set"
+            ),
+            total=f"{total:,}",
+            most=f"{MAX_FORMS:,}",
+            smallest=rules.smallest_set,
         )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.sets import TileSet
+from solver.text import N_, Text, counted, say
 from solver.tiles import JOKER, Tile
 
 
@@ -81,10 +82,14 @@ class Move:
     def after(self, number: int) -> tuple[Tile, ...]:
         return dict(self.result).get(number, ())
 
-    def describe(self) -> str:
-        """One line in the game's words."""
+    def text(self) -> Text:
+        """One line in the game's words, as a template and its values (the chat says it in the reader's language)."""
         text = _PHRASES[self.kind](self)
-        return text if self.table_valid else text + " (the table is not valid yet)"
+        return text if self.table_valid else say("{move} (the table is not valid yet)", move=text)
+
+    def describe(self) -> str:
+        """One line in the game's words (English)."""
+        return str(self.text())
 
     def to_json(self) -> dict[str, Any]:
         """``kind``; ``tiles`` moved; ``sets`` touched; ``created`` (the new set's number or null);
@@ -107,72 +112,173 @@ def _tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(str(t) for t in tiles)
 
 
-def _from(source: int | None) -> str:
-    return "from your rack" if source is None else f"from set {source}"
+def _from(source: int | None) -> Text:
+    return say("from your rack") if source is None else say("from set {set}", set=source)
 
 
-def _now(move: Move, number: int) -> str:
-    return f"set {number}: {_tiles(move.after(number))}"
+def _now(move: Move, number: int) -> Text:
+    return say("set {number}: {tiles}", number=number, tiles=_tiles(move.after(number)))
 
 
-def _extend(m: Move) -> str:
+def _extend(m: Move) -> Text:
     tr = m.transfers[0]
-    return f"Put {_tiles(tr.tiles)} from your rack on set {tr.target} ({_now(m, tr.target)})"
+    return say(
+        "Put {tiles} from your rack on set {set} ({now})", tiles=_tiles(tr.tiles), set=tr.target, now=_now(m, tr.target)
+    )
 
 
-def _insert_split(m: Move) -> str:
+def _insert_split(m: Move) -> Text:
     rack = [t for tr in m.transfers if tr.source is None for t in tr.tiles]
     split = next(tr for tr in m.transfers if tr.source is not None)
     old, new = split.source, m.created
     assert old is not None and new is not None
-    return f"Put {_tiles(rack)} from your rack into set {old}, splitting it ({_now(m, old)}; {_now(m, new)})"
+    return say(
+        "Put {tiles} from your rack into set {set}, splitting it ({now}; {new})",
+        tiles=_tiles(rack),
+        set=old,
+        now=_now(m, old),
+        new=_now(m, new),
+    )
 
 
-def _take_put(m: Move) -> str:
+def _take_put(m: Move) -> Text:
     tr = m.transfers[0]
-    rest = f"; set {tr.source} is gone" if not m.after(tr.source or 0) else ""
-    it = "it" if len(tr.tiles) == 1 else "them"
-    return f"Take {_tiles(tr.tiles)} from set {tr.source} and put {it} on set {tr.target} ({_now(m, tr.target)}{rest})"
+    values = {"tiles": _tiles(tr.tiles), "source": tr.source, "target": tr.target, "now": _now(m, tr.target)}
+    if not m.after(tr.source or 0):
+        return counted(
+            "Take {tiles} from set {source} and put it on set {target} ({now}; set {source} is gone)",
+            "Take {tiles} from set {source} and put them on set {target} ({now}; set {source} is gone)",
+            len(tr.tiles),
+            **values,
+        )
+    return counted(
+        "Take {tiles} from set {source} and put it on set {target} ({now})",
+        "Take {tiles} from set {source} and put them on set {target} ({now})",
+        len(tr.tiles),
+        **values,
+    )
 
 
-def _join(m: Move) -> str:
+def _join(m: Move) -> Text:
     tr = m.transfers[0]
-    return f"Join set {tr.source} onto set {tr.target} ({_now(m, tr.target)})"
+    return say(
+        "Join set {source} onto set {target} ({now})", source=tr.source, target=tr.target, now=_now(m, tr.target)
+    )
 
 
-def _split(m: Move) -> str:
+def _split(m: Move) -> Text:
     tr = m.transfers[0]
     assert tr.source is not None
-    return f"Split set {tr.source}: {_tiles(tr.tiles)} becomes set {tr.target} ({_now(m, tr.source)})"
+    return say(
+        "Split set {source}: {tiles} becomes set {target} ({now})",
+        source=tr.source,
+        tiles=_tiles(tr.tiles),
+        target=tr.target,
+        now=_now(m, tr.source),
+    )
 
 
-def _sources(transfers: Sequence[Transfer]) -> str:
-    parts = [f"{_tiles(tr.tiles)} {_from(tr.source)}" for tr in transfers]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def _sources(transfers: Sequence[Transfer]) -> Text:
+    """ "3R from your rack, 7B from set 2 and 8B from set 4"."""
+    parts = [
+        say("{tiles} from your rack", tiles=_tiles(tr.tiles))
+        if tr.source is None
+        else say("{tiles} from set {set}", tiles=_tiles(tr.tiles), set=tr.source)
+        for tr in transfers
+    ]
+    listed = parts[0]
+    for part in parts[1:-1]:
+        listed = say("{first}, {next}", first=listed, next=part)
+    return listed if len(parts) == 1 else say("{first} and {last}", first=listed, last=parts[-1])
 
 
-def _new_set(m: Move) -> str:
+def _new_set(m: Move) -> Text:
     if all(tr.source is None for tr in m.transfers):
-        return f"Lay {_tiles(m.tiles)} from your rack as new set {m.created}"
-    return f"Take {_sources(m.transfers)} and lay them as new set {m.created} ({_now(m, m.created or 0)})"
+        return say("Lay {tiles} from your rack as new set {set}", tiles=_tiles(m.tiles), set=m.created)
+    return say(
+        "Take {sources} and lay them as new set {set} ({now})",
+        sources=_sources(m.transfers),
+        set=m.created,
+        now=_now(m, m.created or 0),
+    )
 
 
-def _move_joker(m: Move) -> str:
+#: Moving a joker, one whole sentence per case, by (how many tiles go in its place: one or more, whether tiles
+#: go with the joker, where the joker goes: "new" alone as a new set, "with" other tiles as a new set, "put" on
+#: an existing set). Values: ``swap`` the tile in the joker's place, ``tiles`` and ``source`` ("from your
+#: rack", "from set 2") what is put in, ``set`` the set the joker leaves, ``extra`` tiles going with the joker,
+#: ``others`` ("7B from set 4 and 8B from your rack") what joins them, ``target`` where they go, ``now`` it after.
+_MOVE_JOKER = {
+    (1, False, "new"): N_(
+        "Put {swap} {source} in place of the joker in set {set}; "
+        "take the joker from set {joker_set} and lay it as new set {target} ({now})"
+    ),
+    (1, False, "with"): N_(
+        "Put {swap} {source} in place of the joker in set {set}; "
+        "take the joker from set {joker_set} and lay it with {others} as new set {target} ({now})"
+    ),
+    (1, False, "put"): N_(
+        "Put {swap} {source} in place of the joker in set {set}; "
+        "take the joker from set {joker_set} and put it on set {target} ({now})"
+    ),
+    (1, True, "new"): N_(
+        "Put {swap} {source} in place of the joker in set {set}; "
+        "take the joker and {extra} from set {joker_set} and lay them as new set {target} ({now})"
+    ),
+    (1, True, "with"): N_(
+        "Put {swap} {source} in place of the joker in set {set}; "
+        "take the joker and {extra} from set {joker_set} and lay them with {others} as new set {target} ({now})"
+    ),
+    (1, True, "put"): N_(
+        "Put {swap} {source} in place of the joker in set {set}; "
+        "take the joker and {extra} from set {joker_set} and put them on set {target} ({now})"
+    ),
+    (2, False, "new"): N_(
+        "Put {tiles} {source} in set {set}, {swap} in place of the joker; "
+        "take the joker from set {joker_set} and lay it as new set {target} ({now})"
+    ),
+    (2, False, "with"): N_(
+        "Put {tiles} {source} in set {set}, {swap} in place of the joker; "
+        "take the joker from set {joker_set} and lay it with {others} as new set {target} ({now})"
+    ),
+    (2, False, "put"): N_(
+        "Put {tiles} {source} in set {set}, {swap} in place of the joker; "
+        "take the joker from set {joker_set} and put it on set {target} ({now})"
+    ),
+    (2, True, "new"): N_(
+        "Put {tiles} {source} in set {set}, {swap} in place of the joker; "
+        "take the joker and {extra} from set {joker_set} and lay them as new set {target} ({now})"
+    ),
+    (2, True, "with"): N_(
+        "Put {tiles} {source} in set {set}, {swap} in place of the joker; "
+        "take the joker and {extra} from set {joker_set} and lay them with {others} as new set {target} ({now})"
+    ),
+    (2, True, "put"): N_(
+        "Put {tiles} {source} in set {set}, {swap} in place of the joker; "
+        "take the joker and {extra} from set {joker_set} and put them on set {target} ({now})"
+    ),
+}
+
+
+def _move_joker(m: Move) -> Text:
     first, *rest = m.transfers
     joker = next(tr for tr in rest if JOKER in tr.tiles)
     others = [tr for tr in rest if tr is not joker]
     extra = [t for t in joker.tiles if not t.is_joker]
-    what, it = ("the joker", "it") if not extra else (f"the joker and {_tiles(extra)}", "them")
-    if joker.target == m.created:
-        where = f"lay {it}" + (f" with {_sources(others)}" if others else "") + f" as new set {joker.target}"
-    else:
-        where = f"put {it} on set {joker.target}"
-    swap = m.in_place_of_joker or first.tiles[0]
-    if len(first.tiles) == 1:
-        put = f"Put {swap} {_from(first.source)} in place of the joker in set {first.target}"
-    else:
-        put = f"Put {_tiles(first.tiles)} {_from(first.source)} in set {first.target}, {swap} in place of the joker"
-    return f"{put}; take {what} from set {joker.source} and {where} ({_now(m, joker.target)})"
+    where = ("with" if others else "new") if joker.target == m.created else "put"
+    template = _MOVE_JOKER[(min(len(first.tiles), 2), bool(extra), where)]
+    return say(
+        template,
+        swap=m.in_place_of_joker or first.tiles[0],
+        tiles=_tiles(first.tiles),
+        source=_from(first.source),
+        set=first.target,
+        joker_set=joker.source,
+        extra=_tiles(extra),
+        others=_sources(others) if others else "",
+        target=joker.target,
+        now=_now(m, joker.target),
+    )
 
 
 _PHRASES = {
@@ -200,7 +306,12 @@ def apply_moves(
     for number, move in enumerate(moves, start=1):
         if move.created is not None:
             if move.created != used + 1:
-                raise MoveError(f"move {number} creates set {move.created}, but the next new set is {used + 1}")
+                raise MoveError(
+                    N_("move {number} creates set {created}, but the next new set is {next}"),
+                    number=number,
+                    created=move.created,
+                    next=used + 1,
+                )
             used += 1
             table[move.created] = Counter()
         for tr in move.transfers:
@@ -208,15 +319,22 @@ def apply_moves(
             if tr.source is None:
                 if hand is not None:
                     if want - hand:
-                        raise MoveError(f"move {number}: {_tiles(want - hand)} not on the rack")
+                        raise MoveError(
+                            N_("move {number}: {tiles} not on the rack"), number=number, tiles=_tiles(want - hand)
+                        )
                     hand -= want
             else:
                 have = table.get(tr.source)
                 if have is None or want - have:
-                    raise MoveError(f"move {number}: {_tiles(tr.tiles)} not in set {tr.source}")
+                    raise MoveError(
+                        N_("move {number}: {tiles} not in set {set}"),
+                        number=number,
+                        tiles=_tiles(tr.tiles),
+                        set=tr.source,
+                    )
                 have -= want
             if tr.target not in table:
-                raise MoveError(f"move {number}: there is no set {tr.target}")
+                raise MoveError(N_("move {number}: there is no set {set}"), number=number, set=tr.target)
             table[tr.target] += want
         for n in [n for n, tiles in table.items() if not tiles]:
             del table[n]

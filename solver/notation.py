@@ -14,6 +14,7 @@ from solver.colour_words import JOKER_WORDS, LETTERS, NOTHING_WORDS, WORDS, alte
 from solver.errors import RummikubError
 from solver.rules import Rules
 from solver.sets import SetError, TileSet, make_set
+from solver.text import N_, Text, say
 from solver.tiles import JOKER, Colour, Tile
 from solver.whole import shown, whole
 
@@ -57,17 +58,28 @@ _INVISIBLE = re.compile(r"[\u200b-\u200f\u2066-\u2069\ufeff]")
 class NotationError(RummikubError):
     """A token or set that cannot be read, with where it stands and a hint."""
 
-    def __init__(self, token: str, position: int, hint: str, where: str = "") -> None:
+    def __init__(self, token: str, position: int, hint: Text, set_number: int | None = None) -> None:
         self.token = token
         self.position = position
+        #: what is wrong and what would be right (``str(hint)`` is the English)
         self.hint = hint
-        self.where = where
-        place = f"character {position + 1}" + (f", {where}" if where else "")
-        super().__init__(f"`{shown(token)}` ({place}): {hint}")
+        #: the set (1 for the first) the token is in, when the mistake is in a set as a whole
+        self.set_number = set_number
+        if set_number is None:
+            text = say("`{token}` (character {at}): {hint}", token=shown(token), at=position + 1, hint=hint)
+        else:
+            text = say(
+                "`{token}` (character {at}, set {set}): {hint}",
+                token=shown(token),
+                at=position + 1,
+                set=set_number,
+                hint=hint,
+            )
+        super().__init__(text)
 
-    def __reduce__(self) -> tuple[type[NotationError], tuple[str, int, str, str]]:
+    def __reduce__(self) -> tuple[type[NotationError], tuple[str, int, Text, int | None]]:
         # so the error crosses a process pool intact
-        return (type(self), (self.token, self.position, self.hint, self.where))
+        return (type(self), (self.token, self.position, self.hint, self.set_number))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +91,7 @@ class Token:
     position: int
 
 
-EXAMPLE = "write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK"
+EXAMPLE = N_("write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK")
 
 
 def scan(text: str, rules: Rules) -> list[list[Token]]:
@@ -115,7 +127,7 @@ def parse_set(text: str, rules: Rules) -> TileSet:
     """One set, checked and laid out canonically."""
     sets = parse_table(text, rules)
     if len(sets) != 1:
-        raise NotationError(text.strip(), 0, f"expected one set, found {len(sets)}")
+        raise NotationError(text.strip(), 0, say("expected one set, found {count}", count=len(sets)))
     return sets[0]
 
 
@@ -127,7 +139,7 @@ def parse_table(text: str, rules: Rules) -> list[TileSet]:
             sets.append(make_set([tok.tile for tok in chunk], rules))
         except SetError as why:
             span = text[chunk[0].position : chunk[-1].position + len(chunk[-1].text)]
-            raise NotationError(span, chunk[0].position, str(why), where=f"set {number}") from None
+            raise NotationError(span, chunk[0].position, why.text, set_number=number) from None
     return sets
 
 
@@ -157,14 +169,14 @@ def _colour(name: str, token: str, position: int, rules: Rules) -> Colour:
     colour = _COLOUR_NAMES[name.strip().rstrip("\ufe0f").lower()]
     if colour not in rules.colour_order:
         letters = " ".join(c.letter for c in rules.colour_order)
-        raise NotationError(token, position, f"this game's colours are {letters}")
+        raise NotationError(token, position, say("this game's colours are {letters}", letters=letters))
     return colour
 
 
 def _number(digits: str, token: str, position: int, rules: Rules) -> int:
     n = whole(digits) or 0  # the pattern reads ASCII digits only; a number of thousands of digits is just too big
     if not 1 <= n <= rules.numbers:
-        raise NotationError(token, position, f"numbers go 1-{rules.numbers}")
+        raise NotationError(token, position, say("numbers go 1-{most}", most=rules.numbers))
     return n
 
 
@@ -180,7 +192,7 @@ def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
         first, last = (m.group("rc3"), m.group("rc4")) if ncnc else (m.group("rc5"), m.group("rc6"))
         colour = _colour(first, text, pos, rules)
         if _colour(last, text, pos, rules) is not colour:
-            raise NotationError(text, pos, "a run is one colour, like 3R-6R")
+            raise NotationError(text, pos, say("a run is one colour, like 3R-6R"))
         lo_s, hi_s = (m.group("rn5"), m.group("rn6")) if ncnc else (m.group("rn7"), m.group("rn8"))
         return _run(lo_s, hi_s, colour, text, pos, rules)
     if kind in ("tile_nc", "tile_cn"):
@@ -197,34 +209,49 @@ def _expand(m: re.Match[str], rules: Rules) -> list[Token]:
     n = _number(digits, text, pos, rules)
     colours = [_colour(letter, text, pos, rules) for letter in letters]
     if len(set(colours)) != len(colours):
-        raise NotationError(text, pos, "a group names each colour once, like 7RBK")
+        raise NotationError(text, pos, say("a group names each colour once, like 7RBK"))
     return [Token(Tile(n, c), text, pos) for c in colours]
 
 
 def _run(lo_s: str, hi_s: str, colour: Colour, text: str, pos: int, rules: Rules) -> list[Token]:
     lo, hi = _number(lo_s, text, pos, rules), _number(hi_s, text, pos, rules)
     if lo == hi:
-        raise NotationError(text, pos, f"a run needs two different numbers, like {lo}-{lo + 2}{colour.letter}")
+        raise NotationError(
+            text, pos, say("a run needs two different numbers, like {like}", like=f"{lo}-{lo + 2}{colour.letter}")
+        )
     if lo > hi:
-        raise NotationError(text, pos, f"write a run low to high, like {hi}-{lo}{colour.letter}")
+        raise NotationError(text, pos, say("write a run low to high, like {like}", like=f"{hi}-{lo}{colour.letter}"))
     return [Token(Tile(n, colour), text, pos) for n in range(lo, hi + 1)]
 
 
-def _hint_for(bad: str, rules: Rules) -> str:
+def _hint_for(bad: str, rules: Rules) -> Text:
     m = re.fullmatch(r"([0-9]+)([a-z]*)|([a-z]+)([0-9]+)", bad, re.IGNORECASE)
     if m:
         digits = m.group(1) or m.group(4)
         letters = (m.group(2) if m.group(1) else m.group(3)) or ""
         if not 1 <= (whole(digits) or 0) <= rules.numbers:
-            return f"numbers go 1-{rules.numbers}"
+            return say("numbers go 1-{most}", most=rules.numbers)
         if not letters:
-            return "a tile needs a colour: " + _colours_hint(rules)
-        return f"`{letters}` is not a colour: " + _colours_hint(rules)
+            return say("a tile needs a colour: {colours}", colours=_colours_hint(rules))
+        return say("`{letters}` is not a colour: {colours}", letters=letters, colours=_colours_hint(rules))
     if re.fullmatch(r"[a-z]+", bad, re.IGNORECASE):
-        return "a tile needs a number too: " + EXAMPLE
-    return "not a tile: " + EXAMPLE
+        return say("a tile needs a number too: {example}", example=say(EXAMPLE))
+    return say("not a tile: {example}", example=say(EXAMPLE))
 
 
-def _colours_hint(rules: Rules) -> str:
-    names = {Colour.RED: "red", Colour.BLUE: "blue", Colour.BLACK: "black", Colour.ORANGE: "orange"}
-    return ", ".join(f"{c.letter} {names[c]}" for c in rules.colour_order)
+#: the colours' names in the hint "R red, B blue, K black, O orange"
+_COLOUR_HINTS = {
+    Colour.RED: N_("{letter} red"),
+    Colour.BLUE: N_("{letter} blue"),
+    Colour.BLACK: N_("{letter} black"),
+    Colour.ORANGE: N_("{letter} orange"),
+}
+
+
+def _colours_hint(rules: Rules) -> Text:
+    """ "R red, B blue, K black, O orange": the game's colours, letter and name."""
+    names = [say(_COLOUR_HINTS[c], letter=c.letter) for c in rules.colour_order]
+    listed = names[0]
+    for name in names[1:]:
+        listed = say("{first}, {next}", first=listed, next=name)
+    return listed

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from solver.errors import RummikubError
 from solver.puzzle_rows import JOKER_CODE, Limits, Row, code, colour_of, is_valid, layout, number_of
 from solver.puzzle_search import Action, ActionKind, Found, search, start_state
+from solver.text import N_, Text, say
 from solver.whole import TOO_BIG, shown, whole
 
 COLOURS = "BGRY"
@@ -52,50 +53,64 @@ class Puzzle:
     rows: dict[int, Row]
 
 
-def parse_tile(token: str, where: str = "") -> int:
+def parse_tile(token: str, where: str | Text = "") -> int:
+    """The tile's code; ``where`` it stands ("line 3") goes in an error."""
     m = _TILE.fullmatch(token.strip())
-    at = f" ({where})" if where else ""
     if m is None:
-        raise PuzzleError(f"`{shown(token)}`{at}: not a tile; write a number and a colour of {COLOURS}, like 3R, or J")
+        raise PuzzleError(
+            _at(
+                token,
+                where,
+                say("not a tile; write a number and a colour of {colours}, like 3R, or J", colours=COLOURS),
+            )
+        )
     if m.group("j"):
         return JOKER_CODE
     digits, letter = (m.group("n1"), m.group("c1")) if m.group("n1") else (m.group("n2"), m.group("c2"))
     number, colour = whole(digits) or 0, letter.upper()
     if colour not in COLOURS:
-        raise PuzzleError(f"`{shown(token)}`{at}: the colours are {' '.join(COLOURS)}")
+        raise PuzzleError(_at(token, where, say("the colours are {colours}", colours=" ".join(COLOURS))))
     if not 1 <= number <= LIMITS.numbers:
-        raise PuzzleError(f"`{shown(token)}`{at}: numbers go 1-{LIMITS.numbers}")
+        raise PuzzleError(_at(token, where, say("numbers go 1-{most}", most=LIMITS.numbers)))
     return code(number, COLOURS.index(colour))
+
+
+def _at(token: str, where: str | Text, what: Text) -> Text:
+    if where:
+        return say("`{token}` ({where}): {what}", token=shown(token), where=where, what=what)
+    return say("`{token}`: {what}", token=shown(token), what=what)
 
 
 def parse_puzzle(text: str) -> Puzzle:
     """Read the puzzle; every row must already be a valid run or group and at most one joker may lie on the table."""
     lines = [line.strip() for line in text.strip().splitlines()]
     if len(lines) < 2:
-        raise PuzzleError("expected the goal tile on line 1 and the number of rows on line 2")
-    goal = parse_tile(lines[0], "line 1, the goal tile")
+        raise PuzzleError(N_("expected the goal tile on line 1 and the number of rows on line 2"))
+    goal = parse_tile(lines[0], say("line 1, the goal tile"))
     if not _WHOLE.fullmatch(lines[1]):
-        raise PuzzleError(f"line 2: `{shown(lines[1])}` is not a number of rows")
+        raise PuzzleError(N_("line 2: `{text}` is not a number of rows"), text=shown(lines[1]))
     count = whole(lines[1]) or 0
     body = [line for line in lines[2:] if line]
     if len(body) != count:
-        raise PuzzleError(f"line 2 says {shown(lines[1])} rows, but {len(body)} follow")
+        raise PuzzleError(N_("line 2 says {said} rows, but {count} follow"), said=shown(lines[1]), count=len(body))
     rows: dict[int, Row] = {}
     for number, line in enumerate(body, start=3):
         rid_text, *tokens = line.split()
         rid = whole(rid_text) if _WHOLE.fullmatch(rid_text) else None
         if rid is None or not 1 <= rid < TOO_BIG:
             raise PuzzleError(
-                f"line {number}: a row starts with its id, a whole number from 1, not `{shown(rid_text)}`"
+                N_("line {number}: a row starts with its id, a whole number from 1, not `{text}`"),
+                number=number,
+                text=shown(rid_text),
             )
         if rid in rows:
-            raise PuzzleError(f"line {number}: row id {rid} is used twice")
-        row = tuple(sorted(parse_tile(tok, f"line {number}") for tok in tokens))
+            raise PuzzleError(N_("line {number}: row id {row} is used twice"), number=number, row=rid)
+        row = tuple(sorted(parse_tile(tok, say("line {number}", number=number)) for tok in tokens))
         if not is_valid(row, LIMITS):
-            raise PuzzleError(f"line {number}: row {rid} is not a valid run or group")
+            raise PuzzleError(N_("line {number}: row {row} is not a valid run or group"), number=number, row=rid)
         rows[rid] = row
     if sum(r.count(JOKER_CODE) for r in rows.values()) > 1:
-        raise PuzzleError("at most one joker may lie on the table")
+        raise PuzzleError(N_("at most one joker may lie on the table"))
     return Puzzle(goal, rows)
 
 

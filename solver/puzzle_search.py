@@ -30,6 +30,7 @@ from operator import itemgetter
 
 from solver.errors import RummikubError
 from solver.puzzle_rows import JOKER_CODE, Limits, Row, colour_of, combine, is_group, is_run, number_of, put, take
+from solver.text import N_
 
 Rows = tuple[tuple[int, Row], ...]
 #: (rows by id, the next new id, the tile in hand or -1)
@@ -280,7 +281,12 @@ def search(
         pairs = not any(_can_finish(seen[s], goal, table) for s in layers.get(depth + 1, []))
         for n, s in enumerate(layer):
             if deadline is not None and n % 256 == 0 and time.perf_counter() > deadline:
-                raise PuzzleLimitError(f"gave up after {time_limit:g} s ({len(depth_of)} tables, {depth} actions deep)")
+                raise PuzzleLimitError(
+                    N_("gave up after {seconds} s ({tables} tables, {depth} actions deep)"),
+                    seconds=f"{time_limit:g}",
+                    tables=len(depth_of),
+                    depth=depth,
+                )
             for move, child in _successors(seen[s], table, pairs):
                 shape = _shape(child)
                 child_depth = depth + len(move)
@@ -293,7 +299,9 @@ def search(
                 elif known == child_depth:
                     parents[shape].add((s, _by(move)))
         if len(depth_of) > max_states:
-            raise PuzzleLimitError(f"gave up after {len(depth_of)} tables ({depth + 2} actions deep)")
+            raise PuzzleLimitError(
+                N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
+            )
     return None
 
 

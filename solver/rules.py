@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 from solver.errors import RummikubError
+from solver.text import N_
 from solver.tiles import JOKER, PALETTE, Colour, Tile
 
 #: the smallest and largest value of each numeric rule
@@ -46,16 +47,31 @@ class Rules:
         for name, (low, high) in LIMITS.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise RulesError(f"{name}={value!r}: must be a whole number from {low} to {high}")
+                raise RulesError(
+                    N_("{name}={value}: must be a whole number from {low} to {high}"),
+                    name=name,
+                    value=repr(value),
+                    low=low,
+                    high=high,
+                )
         if self.jokers >= self.smallest_set:
             raise RulesError(
-                f"jokers={self.jokers}: a set must hold a numbered tile, so there must be fewer jokers "
-                f"than the smallest set ({self.smallest_set})"
+                N_(
+                    "jokers={jokers}: a set must hold a numbered tile, so there must be fewer jokers "
+                    "than the smallest set ({smallest})"
+                ),
+                jokers=self.jokers,
+                smallest=self.smallest_set,
             )
         if self.smallest_set > max(self.numbers, self.colours + self.jokers):
             raise RulesError(
-                f"smallest_set={self.smallest_set}: no run or group can be that long "
-                f"with {self.numbers} numbers and {self.colours} colours"
+                N_(
+                    "smallest_set={smallest}: no run or group can be that long "
+                    "with {numbers} numbers and {colours} colours"
+                ),
+                smallest=self.smallest_set,
+                numbers=self.numbers,
+                colours=self.colours,
             )
 
     @property
@@ -97,7 +113,7 @@ class Rules:
         values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "palette"}
         unknown = set(changes) - set(values)
         if unknown:
-            raise RulesError(f"unknown rule: {', '.join(sorted(unknown))}")
+            raise RulesError(N_("unknown rule: {names}"), names=", ".join(sorted(unknown)))
         values.update(changes)
         return Rules(**values)
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from solver.errors import RummikubError
 from solver.rules import LIMITS, STANDARD, Rules
+from solver.text import N_, say
 from solver.whole import shown, whole
 
 #: the names an option may use, and the rule each sets
@@ -27,7 +28,7 @@ RULE_NAMES = {
     "smallest_set": "smallest_set",
 }
 _SHORT_NAMES = ("colours", "copies", "joker_value", "jokers", "meld", "numbers", "smallest")
-EXAMPLE = "write rule options as name=number, like /new meld=25 jokers=1"
+EXAMPLE = N_("write rule options as name=number, like /new meld=25 jokers=1")
 
 
 class OptionError(RummikubError):
@@ -52,15 +53,30 @@ def parse_rules(text: str, base: Rules = STANDARD) -> Rules:
     for option in options(text):
         name, equals, value = option.partition("=")
         if not equals or not name or not value or "=" in value:
-            raise OptionError(f"`{shown(option)}`: {EXAMPLE}")
+            raise OptionError(N_("`{option}`: {example}"), option=shown(option), example=say(EXAMPLE))
         if name.lower() not in RULE_NAMES:
-            raise OptionError(f"`{shown(option)}`: unknown rule; the rules are {', '.join(_SHORT_NAMES)}")
+            raise OptionError(
+                N_("`{option}`: unknown rule; the rules are {rules}"),
+                option=shown(option),
+                rules=", ".join(_SHORT_NAMES),
+            )
         rule = RULE_NAMES[name.lower()]
         low, high = LIMITS[rule]
         number = whole(value)
         if number is None:
-            raise OptionError(f"`{shown(option)}`: {name.lower()} takes a whole number in digits 0-9, like {name}=25")
+            raise OptionError(
+                N_("`{option}`: {name} takes a whole number in digits 0-9, like {like}"),
+                option=shown(option),
+                name=name.lower(),
+                like=f"{name}=25",
+            )
         if not low <= number <= high:
-            raise OptionError(f"`{shown(option)}`: {name.lower()} goes from {low} to {high}")
+            raise OptionError(
+                N_("`{option}`: {name} goes from {low} to {high}"),
+                option=shown(option),
+                name=name.lower(),
+                low=low,
+                high=high,
+            )
         changes[rule] = number
     return base.replace(**changes)

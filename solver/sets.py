@@ -15,6 +15,7 @@ from enum import Enum
 
 from solver.errors import RummikubError
 from solver.rules import Rules
+from solver.text import N_, Text, counted, say
 from solver.tiles import JOKER, Colour, Tile
 
 
@@ -99,14 +100,14 @@ def make_set(tiles: Sequence[Tile], rules: Rules) -> TileSet:
     """
     n = len(tiles)
     if n < rules.smallest_set:
-        raise SetError(f"a set has at least {rules.smallest_set} tiles, this has {n}")
+        raise SetError(N_("a set has at least {least} tiles, this has {count}"), least=rules.smallest_set, count=n)
     real = [t for t in tiles if not t.is_joker]
     jokers = n - len(real)
     if not real:
-        raise SetError("a set needs at least one numbered tile besides the jokers")
+        raise SetError(N_("a set needs at least one numbered tile besides the jokers"))
     for t in real:
         if rules.copies_of(t) == 0:
-            raise SetError(f"{t} is not in this game's deck")
+            raise SetError(N_("{tile} is not in this game's deck"), tile=t)
     numbers = {t.number for t in real}
     colours = {t.colour for t in real}
     run_error = _run_problem(real, jokers, rules)
@@ -120,8 +121,10 @@ def make_set(tiles: Sequence[Tile], rules: Rules) -> TileSet:
     if len(colours) == 1:
         raise SetError(run_error)
     raise SetError(
-        "mixes numbers and colours: a run is one colour with numbers in a row, "
-        "a group is one number in different colours"
+        N_(
+            "mixes numbers and colours: a run is one colour with numbers in a row, "
+            "a group is one number in different colours"
+        )
     )
 
 
@@ -133,32 +136,39 @@ def is_valid(tiles: Sequence[Tile], rules: Rules) -> bool:
     return True
 
 
-def _run_problem(real: list[Tile], jokers: int, rules: Rules) -> str | None:
+def _run_problem(real: list[Tile], jokers: int, rules: Rules) -> Text | None:
     if len({t.colour for t in real}) != 1:
-        return "a run is all one colour"
+        return say("a run is all one colour")
     numbers = sorted(t.number for t in real)
     for a, b in itertools.pairwise(numbers):
         if a == b:
-            return f"{Tile(a, real[0].colour)} is twice in the run; a run has each number once"
+            return say("{tile} is twice in the run; a run has each number once", tile=Tile(a, real[0].colour))
     total = len(real) + jokers
     if total > rules.numbers:
-        return f"a run is at most {rules.numbers} tiles long"
+        return say("a run is at most {most} tiles long", most=rules.numbers)
     gaps = numbers[-1] - numbers[0] + 1 - len(numbers)
     if gaps > jokers:
         if numbers[0] == 1 and numbers[-1] == rules.numbers:
-            return f"a run does not wrap around: {rules.numbers}-1 is not a run"
-        return f"a run has no gaps: between {numbers[0]} and {numbers[-1]} {gaps} number(s) are missing"
+            return say("a run does not wrap around: {most}-1 is not a run", most=rules.numbers)
+        # the same words for one and more in English, as ever; a catalogue may still tell them apart
+        return counted(
+            "a run has no gaps: between {low} and {high} {n} number(s) are missing",
+            "a run has no gaps: between {low} and {high} {n} number(s) are missing",
+            gaps,
+            low=numbers[0],
+            high=numbers[-1],
+        )
     return None
 
 
-def _group_problem(real: list[Tile], jokers: int, rules: Rules) -> str | None:
+def _group_problem(real: list[Tile], jokers: int, rules: Rules) -> Text | None:
     seen: set[Colour | None] = set()
     for t in real:
         if t.colour in seen:
-            return f"a group has at most one tile of each colour, {t} is there twice"
+            return say("a group has at most one tile of each colour, {tile} is there twice", tile=t)
         seen.add(t.colour)
     if len(real) + jokers > rules.max_group:
-        return f"a group has at most {rules.max_group} tiles, one of each colour"
+        return say("a group has at most {most} tiles, one of each colour", most=rules.max_group)
     return None
 
 

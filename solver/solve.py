@@ -27,6 +27,7 @@ from solver.model import Program, solve_program
 from solver.rules import Rules
 from solver.sets import Kind, TileSet, tiles_of
 from solver.solution import Objective, Solution
+from solver.text import N_
 from solver.tiles import JOKER, Tile
 
 DEFAULT_TIME_LIMIT = 5.0
@@ -108,12 +109,15 @@ def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_
     try:
         shapes = available(rules, pool, started + time_limit)
     except OutOfTime:
-        raise NoArrangement("these table tiles do not make a table: no arrangement found in time") from None
+        raise NoArrangement(N_("these table tiles do not make a table: no arrangement found in time")) from None
     build = _Builder(rules, Counter(), count, [(None, s) for s in shapes], Objective.TILES)
     outcome = solve_program(build.program, _left(time_limit, started))
     if not outcome.feasible:
-        why = "there is no way to lay all of them in valid sets" if outcome.optimal else "no arrangement found in time"
-        raise NoArrangement(f"these table tiles do not make a table: {why}")
+        if outcome.optimal:
+            raise NoArrangement(
+                N_("these table tiles do not make a table: there is no way to lay all of them in valid sets")
+            )
+        raise NoArrangement(N_("these table tiles do not make a table: no arrangement found in time"))
     sets = [s for _, s in build.chosen(outcome.counts, ())]
     return sorted(sets, key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s)))
 
