@@ -1,12 +1,14 @@
 """What the game service refuses, and why, in words a player can act on.
 
 Every error is a ``RummikubError`` so the bot answers all bad input through one
-handler; raising one always means nothing was changed.
+handler; raising one always means nothing was changed. Each is raised with a template marked for the
+catalogues (``N_``, ``counted``) and its values, so the chat says it in the reader's language.
 """
 
 from __future__ import annotations
 
 from solver.errors import RummikubError
+from solver.text import Text
 
 
 class GameError(RummikubError):
@@ -80,8 +82,8 @@ class NoTiles(GameError):
 class NotYourTurn(GameError):
     """A play on someone else's turn: the chat asks whose play it was before anything is recorded."""
 
-    def __init__(self, message: str, turn: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Text, turn: int, **params: object) -> None:
+        super().__init__(message, **params)
         self.turn = turn
 
 
@@ -89,8 +91,8 @@ class NotAnOpening(GameError):
     """A first play that is no valid initial meld: too few points (``points`` of ``needed``), or it changed
     the table's sets (``points`` None). The chat may offer to record it anyway, as a house rule."""
 
-    def __init__(self, message: str, points: int | None, needed: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Text, points: int | None, needed: int, **params: object) -> None:
+        super().__init__(message, **params)
         self.points = points
         self.needed = needed
 

@@ -17,6 +17,7 @@ from bot.game.tiles import table_key, table_tiles
 from solver.errors import RummikubError
 from solver.rules import Rules
 from solver.sets import SetError, TileSet, make_set
+from solver.text import N_, Text, counted, say
 from solver.tiles import Tile
 
 #: At most this many ways to place loose tiles are offered; more means the play must be written as sets.
@@ -35,8 +36,12 @@ class Placement:
     onto: tuple[tuple[Tile, TileSet], ...] = ()
 
     def describe(self) -> str:
-        """ "10B onto 7B 8B 9B", for the button that picks this reading."""
-        return ", ".join(f"{t} onto {s}" for t, s in self.onto)
+        """ "10B onto 7B 8B 9B", for the button that picks this reading (in English: see ``said``)."""
+        return ", ".join(str(where) for where in self.said())
+
+    def said(self) -> tuple[Text, ...]:
+        """Where each loose tile went ("10B onto 7B 8B 9B"), for the chat to say and join with ", "."""
+        return tuple(say("{tile} onto {set}", tile=str(t), set=str(s)) for t, s in self.onto)
 
 
 class NoPlace(SetError):
@@ -59,14 +64,20 @@ def read_play(
     found = _placements(base, loose, rules)
     if not found:
         raise NoPlace(
-            f"{' '.join(map(str, loose))} fits onto no set of the table; to rearrange sets, write each changed set "
-            "as it is now, like /play 1R 2R 3R 4R for 4R onto 1R 2R 3R"
+            N_(
+                "{tiles} fits onto no set of the table; to rearrange sets, write each changed set as it is now, "
+                "like /play 1R 2R 3R 4R for 4R onto 1R 2R 3R"
+            ),
+            tiles=" ".join(map(str, loose)),
         )
     if len(found) > MAX_CHOICES:
-        raise NoPlace(
-            f"{' '.join(map(str, loose))} could go onto the table in {len(found)} or more ways; write the sets "
-            "they go into, like /play 1R 2R 3R 4R"
+        ways = counted(
+            "{tiles} could go onto the table in {n} or more way; write the sets they go into, like /play 1R 2R 3R 4R",
+            "{tiles} could go onto the table in {n} or more ways; write the sets they go into, like /play 1R 2R 3R 4R",
+            len(found),
+            tiles=" ".join(map(str, loose)),
         )
+        raise NoPlace(ways)
     return found
 
 

@@ -20,6 +20,7 @@ from bot.game.tiles import check_sets, check_tiles, sort_tiles, table_key, table
 from solver.deck import DeckError, check_deck
 from solver.sets import TileSet
 from solver.solution import Solution
+from solver.text import N_, counted, say
 from solver.tiles import Tile
 
 
@@ -53,21 +54,25 @@ def check_opening(state: GameState, table: Sequence[TileSet]) -> None:
     points = opening_points(state.table, table)
     if points is None:
         raise errors.NotAnOpening(
-            "a first play (the initial meld) lays new sets from the rack only; it may not change the table's sets",
+            N_("a first play (the initial meld) lays new sets from the rack only; it may not change the table's sets"),
             None,
             needed,
         )
     if points < needed:
-        raise errors.NotAnOpening(
-            f"an initial meld needs {needed} points; this one has {points} of {needed}", points, needed
+        short = counted(
+            "an initial meld needs {n} point; this one has {points} of {n}",
+            "an initial meld needs {n} points; this one has {points} of {n}",
+            needed,
+            points=points,
         )
+        raise errors.NotAnOpening(short, points, needed)
 
 
 def turn_check(state: GameState, player: int) -> None:
     """A play by ``player`` must come on their turn (``NotYourTurn`` names whose turn it is)."""
     turn = state.turn_player
     if turn is not None and turn.active and turn.user_id != player and len(state.active_players) > 1:
-        raise errors.NotYourTurn(f"it is {turn.name}'s turn", turn.user_id)
+        raise errors.NotYourTurn(N_("it is {name}'s turn"), turn.user_id, name=turn.name)
 
 
 def play(
@@ -98,8 +103,8 @@ def play(
     placed_count = new - table_tiles(state.table)
     placed = sort_tiles(placed_count.elements(), state.rules)
     if not placed:
-        raise errors.NothingPlayed("no tile was put down; to correct the table use /table fix")
-    check_tiles(state.rules, "the new table", new.elements())
+        raise errors.NothingPlayed(N_("no tile was put down; to correct the table use /table fix"))
+    check_tiles(state.rules, say("the new table"), new.elements())
     if not out_of_turn:
         turn_check(state, player)
     if not p.melded and not opening_waived:
@@ -149,18 +154,18 @@ def apply_suggestion(state: GameState, user_id: int, solution: Solution, *, out_
     ensure_running(state)
     p = active_player(state, user_id)
     if not solution.has_play:
-        raise errors.NothingPlayed("this suggestion puts no tile down; draw a tile instead")
+        raise errors.NothingPlayed(N_("this suggestion puts no tile down; draw a tile instead"))
     if solution.rules != state.rules:
-        raise errors.StaleSuggestion("this suggestion was made under other rules; ask /solve again")
+        raise errors.StaleSuggestion(N_("this suggestion was made under other rules; ask /solve again"))
     if table_key(solution.table_before) != table_key(state.table):
-        raise errors.StaleSuggestion("the table has changed since this suggestion; ask /solve again")
+        raise errors.StaleSuggestion(N_("the table has changed since this suggestion; ask /solve again"))
     if Counter(solution.placed) + Counter(solution.rack_left) != Counter(p.rack):
-        raise errors.StaleSuggestion("your rack has changed since this suggestion; ask /solve again")
+        raise errors.StaleSuggestion(N_("your rack has changed since this suggestion; ask /solve again"))
     if not p.melded and not solution.initial_meld:
         raise errors.StaleSuggestion(
-            "you have not made your initial meld, but this suggestion was solved as if you had; ask /solve again"
+            N_("you have not made your initial meld, but this suggestion was solved as if you had; ask /solve again")
         )
     played = play(state, user_id, user_id, solution.table, out_of_turn=out_of_turn)
     if Counter(played.placed) != Counter(solution.placed):
-        raise errors.StaleSuggestion("this suggestion does not add up (its table and its placed tiles differ)")
+        raise errors.StaleSuggestion(N_("this suggestion does not add up (its table and its placed tiles differ)"))
     return played

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from bot.game import errors
 from bot.game.state import GameState, PlayerState
+from solver.text import N_
 
 MAX_NAME = 64
 
@@ -18,14 +19,14 @@ def clean_name(name: str, user_id: int) -> str:
 
 def ensure_running(state: GameState) -> None:
     if not state.running:
-        raise errors.GameOver("this game has ended; /new starts another")
+        raise errors.GameOver(N_("this game has ended; /new starts another"))
 
 
 def active_player(state: GameState, user_id: int) -> PlayerState:
     """The user's seat, if they play in this game now."""
     p = state.player(user_id)
     if p is None or not p.active:
-        raise errors.NotAPlayer("you are not playing in this game; /join first")
+        raise errors.NotAPlayer(N_("you are not playing in this game; /join first"))
     return p
 
 
@@ -54,7 +55,7 @@ def join(state: GameState, user_id: int, name: str) -> GameState:
     ensure_running(state)
     old = state.player(user_id)
     if old is not None and old.active:
-        raise errors.AlreadyJoined(f"{old.name} already plays in this game")
+        raise errors.AlreadyJoined(N_("{name} already plays in this game"), name=old.name)
     seat = max((p.seat for p in state.players), default=-1) + 1
     player = PlayerState(
         user_id=user_id,

@@ -14,6 +14,7 @@ from typing import Any
 
 from solver.rules import Rules
 from solver.sets import TileSet
+from solver.text import N_, Text
 from solver.tiles import Tile
 
 
@@ -50,25 +51,30 @@ class EventKind(Enum):
 
     @property
     def words(self) -> str:
-        """How a reply names the change ("undone: Alice's play")."""
+        """How a reply names the change ("undone: Alice's play"): English, marked for the catalogues (the chat
+        translates it; ``text`` is the same as a ``Text``, for a value of the engine's words)."""
         return _WORDS[self]
+
+    @property
+    def text(self) -> Text:
+        return Text(_WORDS[self])
 
 
 _NOT_UNDOABLE = frozenset({EventKind.GAME_STARTED, EventKind.CHAT_MOVED, EventKind.UNDONE})
 _WORDS = {
-    EventKind.GAME_STARTED: "new game",
-    EventKind.PLAYER_JOINED: "joining",
-    EventKind.PLAYER_LEFT: "leaving",
-    EventKind.RACK_SET: "rack",
-    EventKind.TILES_DRAWN: "draw",
-    EventKind.TABLE_SET: "table",
-    EventKind.PLAY_RECORDED: "play",
-    EventKind.SUGGESTION_APPLIED: "play",
-    EventKind.MELD_MARKED: "initial meld",
-    EventKind.TURN_PASSED: "pass",
-    EventKind.GAME_ENDED: "end of the game",
-    EventKind.CHAT_MOVED: "chat move",
-    EventKind.UNDONE: "undo",
+    EventKind.GAME_STARTED: N_("new game"),
+    EventKind.PLAYER_JOINED: N_("joining"),
+    EventKind.PLAYER_LEFT: N_("leaving"),
+    EventKind.RACK_SET: N_("rack"),
+    EventKind.TILES_DRAWN: N_("draw"),
+    EventKind.TABLE_SET: N_("table"),
+    EventKind.PLAY_RECORDED: N_("play"),
+    EventKind.SUGGESTION_APPLIED: N_("play"),
+    EventKind.MELD_MARKED: N_("initial meld"),
+    EventKind.TURN_PASSED: N_("pass"),
+    EventKind.GAME_ENDED: N_("end of the game"),
+    EventKind.CHAT_MOVED: N_("chat move"),
+    EventKind.UNDONE: N_("undo"),
 }
 
 

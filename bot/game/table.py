@@ -12,6 +12,7 @@ from bot.game.state import GameState
 from bot.game.tiles import check_sets, check_tiles, table_key, table_tiles, words
 from solver.rules import Rules
 from solver.sets import TileSet
+from solver.text import N_, Text, say
 from solver.tiles import Tile
 
 
@@ -38,9 +39,9 @@ def set_table(
         check_unchanged(state, based_on)
         check_kept(state, table)
     if with_rack:
-        check_tiles(state.rules, "the table and your rack", table_tiles(table).elements(), p.rack)
+        check_tiles(state.rules, say("the table and your rack"), table_tiles(table).elements(), p.rack)
     else:
-        check_tiles(state.rules, "the table", table_tiles(table).elements())
+        check_tiles(state.rules, say("the table"), table_tiles(table).elements())
     return replace(state, table=table)
 
 
@@ -58,8 +59,10 @@ def check_unchanged(state: GameState, based_on: Iterable[TileSet]) -> None:
     """
     if table_key(state.table) != table_key(based_on):
         raise errors.TableChanged(
-            "the table changed while I read your message (another player changed it); "
-            "look at it with /table and send yours again"
+            N_(
+                "the table changed while I read your message (another player changed it); "
+                "look at it with /table and send yours again"
+            )
         )
 
 
@@ -70,8 +73,10 @@ def check_kept(state: GameState, table: Iterable[TileSet]) -> None:
         raise errors.InvalidTable(lost_message(lost, state.rules))
 
 
-def lost_message(lost: Counter[Tile], rules: Rules) -> str:
-    return (
-        f"the new table lacks {words(lost, rules)} from the old table; every tile on the table stays there "
-        "(if the table was wrong, write it whole after /table fix)"
+def lost_message(lost: Counter[Tile], rules: Rules) -> Text:
+    """The refusal of a table that lost tiles of the old one (``lost``)."""
+    return say(
+        "the new table lacks {tiles} from the old table; every tile on the table stays there "
+        "(if the table was wrong, write it whole after /table fix)",
+        tiles=words(lost, rules),
     )

@@ -9,6 +9,7 @@ from bot.game import errors
 from solver.deck import DeckError, check_deck
 from solver.rules import Rules
 from solver.sets import SetError, TileSet, make_set
+from solver.text import N_, Text
 from solver.tiles import Tile
 
 
@@ -16,17 +17,20 @@ def sort_tiles(tiles: Iterable[Tile], rules: Rules) -> tuple[Tile, ...]:
     return tuple(sorted(tiles, key=rules.tile_key))
 
 
-def check_tiles(rules: Rules, what: str, *parts: Iterable[Tile]) -> None:
-    """Every tile exists in this game's deck, and no more of each than the deck holds."""
+def check_tiles(rules: Rules, what: Text, *parts: Iterable[Tile]) -> None:
+    """Every tile exists in this game's deck, and no more of each than the deck holds (``what``: the tiles
+    the refusal names, "the table and your rack")."""
     lists = [list(part) for part in parts]
     for part in lists:
         for t in part:
             if rules.copies_of(t) == 0:
-                raise errors.TooManyTiles(f"{t} is not in this game's deck ({rules.describe()})")
+                raise errors.TooManyTiles(
+                    N_("{tile} is not in this game's deck ({rules})"), tile=str(t), rules=rules.describe()
+                )
     try:
         check_deck(rules, *lists)
     except DeckError as why:
-        raise errors.TooManyTiles(f"{what}: {why}") from None
+        raise errors.TooManyTiles(N_("{what}: {why}"), what=what, why=why.text) from None
 
 
 def check_sets(sets: Sequence[TileSet], rules: Rules) -> tuple[TileSet, ...]:
@@ -36,7 +40,9 @@ def check_sets(sets: Sequence[TileSet], rules: Rules) -> tuple[TileSet, ...]:
         try:
             out.append(make_set(s.tiles, rules))
         except SetError as why:
-            raise errors.InvalidTable(f"set {number} ({s}): {why}") from None
+            raise errors.InvalidTable(
+                N_("set {number} ({set}): {why}"), number=number, set=str(s), why=why.text
+            ) from None
     return tuple(out)
 
 

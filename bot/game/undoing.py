@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.game import errors
 from bot.game.state import EventKind, EventRecord
+from solver.text import N_
 
 #: The joining that seated a game's creator as the game began: part of starting the game, not a change
 #: /undo takes back (in a private chat there is no /join, and undoing it locked the player out).
@@ -54,13 +55,13 @@ def undo_choice(history: Sequence[EventRecord], user_id: int) -> UndoChoice:
 def check_may_undo(event: EventRecord, user_id: int, *, confirmed: bool) -> None:
     """Taking back ``event`` is allowed for ``user_id``: their own, or someone else's public change confirmed."""
     if not _undoable(event):
-        raise errors.NothingToUndo("that change cannot be undone (it was undone already)")
+        raise errors.NothingToUndo(N_("that change cannot be undone (it was undone already)"))
     if is_mine(event, user_id):
         return
     if event.kind in PRIVATE_KINDS:
-        raise errors.NothingToUndo("only its owner can undo a change to a rack")
+        raise errors.NothingToUndo(N_("only its owner can undo a change to a rack"))
     if not confirmed:
-        raise errors.NothingToUndo("undoing someone else's change needs a confirmation")
+        raise errors.NothingToUndo(N_("undoing someone else's change needs a confirmation"))
 
 
 def _undoable(e: EventRecord) -> bool:

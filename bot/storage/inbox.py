@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.game import errors
 from bot.storage.database import Database
 from bot.storage.models import Choice, Claim, Delivery, Pace, utcnow
+from solver.text import N_
 
 #: How long a claim on a chat holds without being renewed, in seconds.
 CLAIM_SECONDS = 15.0
@@ -104,7 +105,7 @@ async def mark(session: AsyncSession, now: datetime) -> Handling | None:
         .execution_options(synchronize_session=False)
     )
     if getattr(result, "rowcount", 1) == 0:
-        raise AlreadyApplied("I had already recorded this message (before a restart); nothing changed twice.")
+        raise AlreadyApplied(N_("I had already recorded this message (before a restart); nothing changed twice."))
     return current
 
 

@@ -51,6 +51,7 @@ from bot.storage.rows import record_of, state_of, write
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Solution
+from solver.text import N_, Text, say
 from solver.tiles import Tile
 
 T = TypeVar("T")
@@ -86,7 +87,7 @@ class GameService:
         """A game by id, running or ended."""
         found = await self._games(reads.BY_ID, game_id=game_id)
         if not found:
-            raise errors.NoGame(f"there is no game {game_id}")
+            raise errors.NoGame(N_("there is no game {game_id}"), game_id=game_id)
         return found[0]
 
     async def find_active_game(self, chat_id: int) -> GameState | None:
@@ -147,7 +148,7 @@ class GameService:
         """The running game a deep-link payload names."""
         found = await self._games(reads.BY_INVITE, invite=invite)
         if not found or not found[0].running:
-            raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
+            raise errors.InvalidInvite(N_("this link is for a game that is over or unknown; ask for a new one"))
         return found[0]
 
     async def _games(self, statement: Select[Any], **params: object) -> list[GameState]:
@@ -186,7 +187,7 @@ class GameService:
         async with self._locks.hold(("chat", chat_id)):
             running = await self.find_active_game(chat_id)
             if running is not None and not replace:
-                raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first")
+                raise errors.GameAlreadyRunning(N_("a game is already running in this chat; /end it first"))
 
             async def create(session: AsyncSession) -> GameState:
                 if answering is not None:
@@ -195,7 +196,7 @@ class GameService:
                 old = await self._running_row(session, chat_id, lock=True)
                 if old is not None:
                     if not replace:
-                        raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first")
+                        raise errors.GameAlreadyRunning(N_("a game is already running in this chat; /end it first"))
                     await self._apply(session, old, user_id, EventKind.GAME_ENDED, self._ending, now)
                     await session.flush()
                 row = Game(
@@ -224,7 +225,7 @@ class GameService:
             try:
                 return await self._transaction(create)
             except IntegrityError:
-                raise errors.GameAlreadyRunning("a game is already running in this chat; /end it first") from None
+                raise errors.GameAlreadyRunning(N_("a game is already running in this chat; /end it first")) from None
 
     async def end_game(self, game_id: int, user_id: int, *, answering: str | None = None) -> GameResult:
         """End the game; the result has the points left on each rack."""
@@ -249,7 +250,7 @@ class GameService:
             async def move(session: AsyncSession) -> int | None:
                 moving = await self._running_row(session, old_chat_id, lock=True)
                 if moving is not None and await self._running_row(session, new_chat_id) is not None:
-                    raise errors.GameAlreadyRunning(f"chat {new_chat_id} already has a running game")
+                    raise errors.GameAlreadyRunning(N_("chat {chat} already has a running game"), chat=new_chat_id)
                 await session.execute(
                     update(Game)
                     .where(Game.chat_id == old_chat_id)
@@ -291,7 +292,7 @@ class GameService:
             state = state_of(row)
             player = state.player(user_id)
             if player is None or not player.active:
-                raise errors.NotAPlayer("you are not playing in that game; /join it in its group first")
+                raise errors.NotAPlayer(N_("you are not playing in that game; /join it in its group first"))
             link = await session.get(Link, user_id)
             if link is None:
                 session.add(Link(user_id=user_id, game_id=row.id, linked_at=self.clock()))
@@ -310,7 +311,7 @@ class GameService:
             seats.ensure_running(state)
             player = state.player(user_id)
             if player is None or not player.active:
-                raise errors.NotAPlayer("you are not playing in that game; /join it in its group first")
+                raise errors.NotAPlayer(N_("you are not playing in that game; /join it in its group first"))
             link = await session.get(Link, user_id)
             if link is None:
                 session.add(Link(user_id=user_id, game_id=game_id, linked_at=self.clock()))
@@ -579,7 +580,7 @@ class GameService:
         async with self.db.reads() as session, session.begin():
             row = await session.get(Choice, token)
             if row is None:
-                raise errors.AlreadyAnswered("this question was already answered (or is from an earlier game)")
+                raise errors.AlreadyAnswered(N_("this question was already answered (or is from an earlier game)"))
             return Question(row.token, row.game_id, row.user_id, row.kind, dict(row.payload))
 
     async def amend_question(self, token: str, payload: dict[str, Any]) -> None:
@@ -589,7 +590,7 @@ class GameService:
         async def amend(session: AsyncSession) -> None:
             done = await session.execute(update(Choice).where(Choice.token == token).values(payload=payload))
             if getattr(done, "rowcount", 0) != 1:
-                raise errors.AlreadyAnswered("this question was already answered")
+                raise errors.AlreadyAnswered(N_("this question was already answered"))
 
         await self._transaction(amend)
 
@@ -601,7 +602,7 @@ class GameService:
     async def _take_question(session: AsyncSession, token: str) -> None:
         gone = await session.execute(delete(Choice).where(Choice.token == token))
         if getattr(gone, "rowcount", 0) != 1:
-            raise errors.AlreadyAnswered("this question was already answered")
+            raise errors.AlreadyAnswered(N_("this question was already answered"))
 
     # --- the machinery ------------------------------------------------------------------------
 
@@ -708,20 +709,20 @@ class GameService:
         if event_id is None:
             record = undo_choice(history, user_id).mine
             if record is None:
-                raise errors.NothingToUndo("there is no change of yours to undo")
+                raise errors.NothingToUndo(N_("there is no change of yours to undo"))
         else:
             record = next((e for e in history if e.id == event_id), None)
             if record is None:
-                raise errors.NothingToUndo("that change is not in this game")
+                raise errors.NothingToUndo(N_("that change is not in this game"))
             check_may_undo(record, user_id, confirmed=confirmed)
         target = await session.get_one(Event, record.id)
         kind = EventKind(target.kind)
         if not state.running and kind is not EventKind.GAME_ENDED:
-            raise errors.GameOver("this game has ended; /new starts another")
+            raise errors.GameOver(N_("this game has ended; /new starts another"))
         if kind is EventKind.GAME_ENDED:
             other = await self._running_row(session, row.chat_id)
             if other is not None:
-                raise errors.GameAlreadyRunning("another game is running in this chat now; the old one stays ended")
+                raise errors.GameAlreadyRunning(N_("another game is running in this chat now; the old one stays ended"))
         back = changes.reverse(target.diff)
         current = changes.snapshot(state)
         clash = changes.conflicts(current, back)
@@ -749,7 +750,7 @@ class GameService:
         """
         table = list(tiles.table_tiles(state.table).elements())
         if "table" in back.get("game", {}):
-            tiles.check_tiles(state.rules, "after this undo, the table", table)
+            tiles.check_tiles(state.rules, say("after this undo, the table"), table)
         changed = set(back.get("added", {})) | {
             uid for uid, fields in back.get("players", {}).items() if "rack" in fields
         }
@@ -757,33 +758,65 @@ class GameService:
             p = state.player(int(uid))
             if p is not None and p.active:
                 try:
-                    tiles.check_tiles(state.rules, "", table, p.rack)
+                    tiles.check_tiles(state.rules, Text(""), table, p.rack)
                 except errors.TooManyTiles:  # which tiles would tell the rack
                     raise errors.TooManyTiles(
-                        f"after this undo, the table and {p.name}'s rack would hold more tiles than the deck has; "
-                        "undo the later changes first"
+                        N_(
+                            "after this undo, the table and {name}'s rack would hold more tiles than the deck has; "
+                            "undo the later changes first"
+                        ),
+                        name=p.name,
                     ) from None
 
-    async def _clash_message(self, session: AsyncSession, state: GameState, target: Event, clash: set[str]) -> str:
-        what = f"{self._whose(state, target.user_id)} {EventKind(target.kind).words}"
+    async def _clash_message(self, session: AsyncSession, state: GameState, target: Event, clash: set[str]) -> Text:
+        """Why ``target`` cannot be undone: the later change that touched the same things, if one did. A whole
+        sentence for each case (a player's change or the game's), so a translation may order it as it needs."""
         later = (
             await session.scalars(
                 select(Event).where(Event.game_id == state.id, Event.id > target.id).order_by(Event.id)
             )
         ).all()
         undone = await self._undone_ids(session, state.id)
+        change = EventKind(target.kind).text
+        owner = self._player_name(state, target.user_id)
         for e in later:
             if e.id in undone or e.kind == EventKind.UNDONE.value:
                 continue
             if _overlaps(changes.touched(e.diff), clash):
-                culprit = f"{self._whose(state, e.user_id)} {EventKind(e.kind).words}"
-                return f"cannot undo {what}: {culprit} changed the same things after it; undo that first"
-        return f"cannot undo {what}: the game has changed since in the same places"
+                other, by = EventKind(e.kind).text, self._player_name(state, e.user_id)
+                if owner is not None and by is not None:
+                    return say(
+                        "cannot undo {name}'s {change}: {other_name}'s {other} changed the same things after it; "
+                        "undo that first",
+                        name=owner, change=change, other_name=by, other=other,
+                    )  # fmt: skip
+                if owner is not None:
+                    return say(
+                        "cannot undo {name}'s {change}: the {other} changed the same things after it; undo that first",
+                        name=owner, change=change, other=other,
+                    )  # fmt: skip
+                if by is not None:
+                    return say(
+                        "cannot undo the {change}: {other_name}'s {other} changed the same things after it; "
+                        "undo that first",
+                        change=change, other_name=by, other=other,
+                    )  # fmt: skip
+                return say(
+                    "cannot undo the {change}: the {other} changed the same things after it; undo that first",
+                    change=change, other=other,
+                )  # fmt: skip
+        if owner is not None:
+            return say(
+                "cannot undo {name}'s {change}: the game has changed since in the same places",
+                name=owner,
+                change=change,
+            )
+        return say("cannot undo the {change}: the game has changed since in the same places", change=change)
 
     @staticmethod
-    def _whose(state: GameState, user_id: int | None) -> str:
+    def _player_name(state: GameState, user_id: int | None) -> str | None:
         p = state.player(user_id) if user_id is not None else None
-        return f"{p.name}'s" if p else "the"
+        return p.name if p else None
 
     @staticmethod
     def _event(
@@ -820,9 +853,9 @@ class GameService:
                 await asyncio.sleep(0.005 * 2**attempt)
             except OperationalError as why:
                 if is_locked(why):
-                    raise errors.Busy("the game is busy; try again in a moment") from why
+                    raise errors.Busy(N_("the game is busy; try again in a moment")) from why
                 raise
-        raise errors.Busy("the game kept changing while we tried to change it; try again in a moment")
+        raise errors.Busy(N_("the game kept changing while we tried to change it; try again in a moment"))
 
     @staticmethod
     async def _row(session: AsyncSession, game_id: int, *, lock: bool = False) -> Game:
@@ -831,7 +864,7 @@ class GameService:
             query = query.with_for_update(of=Game)
         row = (await session.scalars(query)).unique().one_or_none()
         if row is None:
-            raise errors.NoGame(f"there is no game {game_id}")
+            raise errors.NoGame(N_("there is no game {game_id}"), game_id=game_id)
         return row
 
     @staticmethod
@@ -846,7 +879,7 @@ class GameService:
         query = select(Game).where(Game.invite == invite).options(joinedload(Game.players))
         row = (await session.scalars(query)).unique().one_or_none()
         if row is None or row.status != RUNNING:
-            raise errors.InvalidInvite("this link is for a game that is over or unknown; ask for a new one")
+            raise errors.InvalidInvite(N_("this link is for a game that is over or unknown; ask for a new one"))
         return row
 
     async def _history(self, session: AsyncSession, game_id: int) -> list[EventRecord]:
@@ -876,7 +909,7 @@ def _play_detail(played: Played) -> dict[str, Any]:
 
 
 def _no_game() -> errors.NoGame:
-    return errors.NoGame("no game is running in this chat; /new starts one")
+    return errors.NoGame(N_("no game is running in this chat; /new starts one"))
 
 
 def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
