@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
-def N_(message: str) -> str:  # noqa: N802 (gettext's name for "mark, translate later")
+def N_(message: str) -> str:
     """Mark ``message`` for the catalogues; it is translated where it is shown."""
     return message
 

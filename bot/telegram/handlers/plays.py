@@ -67,7 +67,7 @@ class PlayDraft:
     ) -> PlayDraft:
         return cls(
             tables=[encode_table(p.table) for p in placements],
-            wheres=[p.describe() for p in placements],
+            wheres=[", ".join(spoken(where) for where in p.said()) for p in placements],
             based_on=encode_table(state.table),
             recorder=recorder,
             rack_after=rack_after,

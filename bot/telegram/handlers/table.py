@@ -30,7 +30,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import table_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.words import replies
-from bot.telegram.words.language import _, n_
+from bot.telegram.words.language import _, n_, spoken
 from solver.errors import RummikubError
 from solver.fit import fit
 from solver.notation import format_table, parse_table, parse_table_chunks, parse_tiles
@@ -364,4 +364,4 @@ async def fit_tile(update: Update, context: BotContext) -> None:
     if found is None:
         await say(update, context, _("{tile} cannot be fitted onto this table by moving tiles.").format(tile=tile))
         return
-    await say(update, context, found.describe()[:4000])
+    await say(update, context, "\n".join(spoken(line) for line in found.texts())[:4000])
