@@ -152,9 +152,9 @@ def _lay_out(
             was = first[i] if pos in got.changed else None
             seen_list.append(_seen(options, likely, found, i, got.tiles[pos], was))
         for pos in got.changed:
-            was, read = format_tile(first[line[pos]]), format_tile(got.tiles[pos])
+            before, after = format_tile(first[line[pos]]), format_tile(got.tiles[pos])
             sets_now = " | ".join(str(s) for s in got.sets)
-            notes.append(say("read {was} as {read} so that {sets} is valid", was=was, read=read, sets=sets_now))
+            notes.append(say("read {was} as {read} so that {sets} is valid", was=before, read=after, sets=sets_now))
     unread.sort(key=lambda i: _reading_order(places, i))
     loose_tiles = tuple(first[i] for i in unread)
     seen_list.extend(_seen(options, likely, found, i, first[i], None) for i in unread)

@@ -131,7 +131,7 @@ def label(context: BotContext, chat: Chat) -> str:
     game = context.game
     if game is None or is_group(chat) or game.chat_id == chat.id:
         return edit
-    return f"{edit}{game.title or _('Your group')}: "
+    return edit + (game.title or _("Your group")) + ": "
 
 
 async def say(

@@ -174,8 +174,9 @@ async def join_button(update: Update, context: BotContext) -> None:
 
 def _joined(state: GameState, name: str) -> str:
     names = ", ".join(p.name for p in state.active_players)
-    first = f"{_('{name} joined. Players: {names}.').format(name=name, names=names)} {replies.turn_line(state)}"
-    return f"{first.rstrip()}\n{_('Tap My rack to set your rack in private.')}"  # (no turn line alone)
+    joined = _("{name} joined. Players: {names}.").format(name=name, names=names)
+    first = f"{joined} {replies.turn_line(state)}".rstrip()  # no turn line alone
+    return first + "\n" + _("Tap My rack to set your rack in private.")
 
 
 @guarded

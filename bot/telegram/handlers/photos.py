@@ -198,7 +198,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     if what == RACK:
         state = await d.service.set_rack(state.id, user.id, tiles, answering=token)
         rack = replies.rack_text(seat_of(state, user), state.rules)
-        await say(update, context, f"{rack}\n{_('/solve for your best play.')}")
+        await say(update, context, rack + "\n" + _("/solve for your best play."))
     elif what == DRAWN:
         state = await d.service.draw(state.id, user.id, tiles, answering=token)
         await say(update, context, replies.draw_answer(tiles, seat_of(state, user), state.rules))

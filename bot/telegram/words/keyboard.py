@@ -50,7 +50,7 @@ def text(mode: str, tiles: Sequence[Tile], rules: Rules, before: str = "") -> st
     """The keyboard's message: what it is for, and the tiles tapped so far (kept in step with the database)."""
     so_far = format_tiles(tiles, rules) if tiles else _(NOTHING_YET)
     head = f"{before}\n" if before else ""
-    return f"{head}{_(_PROMPT[mode])}\n{_(_SO_FAR[mode]).format(n=len(tiles), tiles=so_far)}"
+    return head + _(_PROMPT[mode]) + "\n" + _(_SO_FAR[mode]).format(n=len(tiles), tiles=so_far)
 
 
 def markup(token: str, rules: Rules) -> InlineKeyboardMarkup:

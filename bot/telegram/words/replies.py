@@ -177,7 +177,7 @@ def game_name(state: GameState) -> str:
     for a private game."""
     if state.chat_id > 0:
         return ""
-    return f"{state.title or _('Your group')}: "
+    return (state.title or _("Your group")) + ": "
 
 
 def turn_line(state: GameState) -> str:
