@@ -45,8 +45,8 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=1)
 def shapes_bidi() -> bool:
-    """Whether Pillow has raqm (with FriBiDi) to lay out right-to-left text."""
-    return bool(features.check("raqm"))
+    """Whether Pillow has raqm, and the FriBiDi it loads, to lay out right-to-left text."""
+    return bool(features.check("raqm") and features.check("fribidi"))
 
 
 @lru_cache(maxsize=64)

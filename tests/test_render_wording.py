@@ -14,7 +14,20 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.telegram.runtime.work import answer_for, group_picture, play_picture, table_picture
-from render import ENGLISH, Wording, draw, draw_indexed, legend_words, png, render_solution, render_table, summary
+from render import (
+    ENGLISH,
+    Wording,
+    draw,
+    draw_indexed,
+    fonts,
+    indexed,
+    legend_words,
+    png,
+    render_solution,
+    render_table,
+    summary,
+)
+from render import layout as layout_module
 from render.examples import full_deck_play, no_play, small_play
 from render.fonts import draw_args, right_to_left, shapes_bidi, text_width, visual_order
 from render.layout import Layout, TextRole, layout_solution, layout_table
@@ -251,6 +264,27 @@ def test_without_raqm_a_right_to_left_line_is_put_in_display_order() -> None:
     assert visual_order("שלום") == "םולש"
     assert visual_order("נשאר במדף: 4 אבנים") == "םינבא 4 :ףדמב ראשנ"
     assert visual_order("פוצל (Anna)") == "(Anna) לצופ"
+
+
+def _forget_measures() -> None:
+    fonts.text_width.cache_clear()
+    layout_module._wrapped.cache_clear()
+    indexed._text_piece.cache_clear()
+
+
+def test_without_raqm_a_hebrew_picture_is_still_laid_out_and_drawn_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fonts, "shapes_bidi", lambda: False)
+    _forget_measures()
+    try:
+        assert draw_args("מדף: 2 אבנים", 20)[0] == "םינבא 2 :ףדמ"
+        layout = layout_solution(small_play(), wording=HEBREW)
+        check_layout(layout)
+        for place in layout.texts:
+            assert text_width(place.text, place.size) <= place.box.w
+        assert_same_picture(layout)
+    finally:
+        monkeypatch.undo()
+        _forget_measures()
 
 
 @pytest.mark.parametrize("scale", [None, 1.0, 0.5, 0.3])
