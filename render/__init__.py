@@ -25,27 +25,40 @@ from render.layout import (
     layout_solution,
     layout_table,
 )
-from render.marks import Mark, mark_of, marks_of, summary
+from render.marks import Mark, legend_words, mark_of, marks_of, summary
 from render.png import encode
+from render.wording import ENGLISH, Wording
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Solution
 from solver.tiles import Tile
 
 
-def render_solution(solution: Solution, *, show_rack: bool = True, labels: Sequence[str] | None = None) -> bytes:
+def render_solution(
+    solution: Solution,
+    *,
+    show_rack: bool = True,
+    labels: Sequence[str] | None = None,
+    wording: Wording = ENGLISH,
+) -> bytes:
     """PNG of the table after the play: rack tiles and moved tiles marked, a summary header, the rack left.
 
     ``labels`` names the sets as the move list does (``Plan.numbers``); by default 1, 2, ...
+    ``wording`` holds every word the picture shows, in its reader's language.
     """
-    return encode(draw_indexed(layout_solution(solution, show_rack=show_rack, labels=labels)))
+    return encode(draw_indexed(layout_solution(solution, show_rack=show_rack, labels=labels, wording=wording)))
 
 
 def render_table(
-    sets: Sequence[TileSet], rules: Rules, *, rack: Sequence[Tile] | None = None, header: str | None = None
+    sets: Sequence[TileSet],
+    rules: Rules,
+    *,
+    rack: Sequence[Tile] | None = None,
+    header: str | None = None,
+    wording: Wording = ENGLISH,
 ) -> bytes:
-    """PNG of a table as it is, optionally with a header line and the rack below."""
-    return encode(draw_indexed(layout_table(sets, rules, rack=rack, header=header)))
+    """PNG of a table as it is, optionally with a header line (in the reader's words) and the rack below."""
+    return encode(draw_indexed(layout_table(sets, rules, rack=rack, header=header, wording=wording)))
 
 
 def warm_up() -> None:
@@ -60,6 +73,7 @@ def warm_up() -> None:
 
 
 __all__ = [
+    "ENGLISH",
     "Box",
     "Layout",
     "LayoutError",
@@ -68,12 +82,14 @@ __all__ = [
     "TextPlace",
     "TextRole",
     "TilePlace",
+    "Wording",
     "draw",
     "draw_indexed",
     "encode",
     "fits_telegram",
     "layout_solution",
     "layout_table",
+    "legend_words",
     "mark_of",
     "marks_of",
     "render_solution",

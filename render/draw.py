@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from render.fonts import font
+from render.fonts import draw_args
 from render.geometry import Box
 from render.layout import Layout, TextPlace, TextRole
 from render.marks import Mark
@@ -66,7 +66,8 @@ def _fill(img: Image.Image, box: Box, colour: RGB, radius: int) -> None:
 
 def _text(pen: ImageDraw.ImageDraw, text: TextPlace) -> None:
     x, y, anchor = text_origin(text)
-    pen.text((x, y), text.text, fill=text_colour(text), font=font(text.size), anchor=anchor)
+    shown, face, direction = draw_args(text.text, text.size)
+    pen.text((x, y), shown, fill=text_colour(text), font=face, anchor=anchor, direction=direction)
 
 
 def text_colour(text: TextPlace) -> RGB:

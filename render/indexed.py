@@ -22,7 +22,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from render.draw import text_colour, text_origin
-from render.fonts import font
+from render.fonts import draw_args
 from render.layout import Layout, TextPlace, TextRole
 from render.marks import Mark
 from render.png import palette
@@ -141,11 +141,11 @@ def _text_piece(
     Only the pixels the text changes are kept, with where they sit relative to
     the text's origin; None when it inks nothing.
     """
-    f = font(size)
+    shown, f, direction = draw_args(text, size)
     # room for the text on every side of its origin, whose integer part stays positive as on the picture
-    mx, my = int(f.getlength(text)) + size + 2, 2 * size + 2
+    mx, my = int(f.getlength(shown, direction=direction)) + size + 2, 2 * size + 2
     img = Image.new("RGB", (2 * mx, 2 * my), ground)
-    ImageDraw.Draw(img).text((mx + fx, my + fy), text, fill=colour, font=f, anchor=anchor)
+    ImageDraw.Draw(img).text((mx + fx, my + fy), shown, fill=colour, font=f, anchor=anchor, direction=direction)
     inked = ImageChops.difference(img, Image.new("RGB", img.size, ground)).getbbox()
     if inked is None:
         return None, 0, 0

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from render.flow import chunks, flow, rows_of
 from render.fonts import text_width
 from render.geometry import Box, union
-from render.marks import LEGEND, SEEN_BY_ALL, SPLIT_FROM, Mark, marks_of, summary
+from render.marks import Mark, legend_words, marks_of, summary
 from render.theme import (
     MAX_WIDTH,
     MIN_WIDTH,
@@ -23,6 +24,7 @@ from render.theme import (
     TELEGRAM_MAX_SUM,
     Metrics,
 )
+from render.wording import ENGLISH, Wording
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Solution
@@ -146,6 +148,8 @@ class _Content:
     order: tuple[int, ...] | None = None
     #: each set's bare number, for a label with a note ("5, split from 1") too long for the picture
     numbers: tuple[str, ...] | None = None
+    #: the words of the picture's own (the empty table's note, a set's label on its later rows)
+    wording: Wording = ENGLISH
 
 
 def layout_solution(
@@ -155,13 +159,14 @@ def layout_solution(
     width: int = MAX_WIDTH,
     scale: float | None = None,
     labels: Sequence[str] | None = None,
+    wording: Wording = ENGLISH,
 ) -> Layout:
     """The picture of a play: the new table with the play's tiles marked, a header, legend and rack left.
 
     ``width`` is the widest the picture may be (it shrinks to its content, not
     below ``MIN_WIDTH``); ``scale`` None picks the largest that fits Telegram.
     ``labels`` names each set (the numbers the move list uses); by default the
-    sets are numbered 1, 2, ... in order.
+    sets are numbered 1, 2, ... in order. Every word comes from ``wording``.
     """
     if labels is not None and len(labels) != len(solution.table):
         raise LayoutError(f"{len(labels)} labels for {len(solution.table)} sets")
@@ -169,24 +174,36 @@ def layout_solution(
     used = {m for row in marks for m in row}
     legend: tuple[tuple[Mark, str], ...] = ()
     if used - {Mark.PLAIN}:
-        words = LEGEND if show_rack else SEEN_BY_ALL  # without a rack it is a group's picture of a play
+        words = legend_words(wording, seen_by_all=not show_rack)  # without a rack it is a group's picture
         legend = tuple((m, words[m]) for m in (Mark.RACK, Mark.MOVED, Mark.PLAIN) if m in used)
     rack = tuple(sorted(solution.rack_left, key=solution.rules.tile_key)) if show_rack else None
+    tiles = wording.count(wording.tiles, len(solution.rack_left))
     if not solution.has_play:
-        caption = f"Your rack: {_count(len(solution.rack_left))}" if solution.rack_left else "Your rack is empty"
+        caption = wording.your_rack.format(tiles=tiles) if solution.rack_left else wording.rack_empty
     elif not solution.rack_left:
-        caption = "Rack left: empty, you win!"
+        caption = wording.rack_won
     else:
-        caption = f"Rack left: {_count(len(solution.rack_left))}"
+        caption = wording.rack_left.format(tiles=tiles)
     numbers = list(labels) if labels is not None else [str(i + 1) for i in range(len(solution.table))]
-    order, names = split_halves(solution.kept_from, numbers)
+    order, names = split_halves(solution.kept_from, numbers, wording)
     content = _Content(
-        summary(solution), legend, solution.table, marks, rack, caption, tuple(names), order, tuple(numbers)
+        summary(solution, wording),
+        legend,
+        solution.table,
+        marks,
+        rack,
+        caption,
+        tuple(names),
+        order,
+        tuple(numbers),
+        wording,
     )
     return _fit(content, width, scale)
 
 
-def split_halves(kept_from: Sequence[int | None], labels: Sequence[str]) -> tuple[tuple[int, ...], list[str]]:
+def split_halves(
+    kept_from: Sequence[int | None], labels: Sequence[str], wording: Wording = ENGLISH
+) -> tuple[tuple[int, ...], list[str]]:
     """The order to draw the sets in, and their labels: a set split off a run (two new sets continue the same
     old one) is drawn right after the half that kept the run's number, and its label says which it split from.
 
@@ -211,7 +228,7 @@ def split_halves(kept_from: Sequence[int | None], labels: Sequence[str]) -> tupl
         order.append(j)
         for half in halves.get(j, []):
             order.append(half)
-            names[half] = SPLIT_FROM.format(label=labels[half], home=labels[j])
+            names[half] = wording.split_from.format(label=labels[half], home=labels[j])
     return tuple(order), names
 
 
@@ -223,17 +240,15 @@ def layout_table(
     header: str | None = None,
     width: int = MAX_WIDTH,
     scale: float | None = None,
+    wording: Wording = ENGLISH,
 ) -> Layout:
-    """A plain table (no highlights), optionally with a header and the rack below."""
+    """A plain table (no highlights), optionally with a header (already in the reader's words) and the rack
+    below; the picture's own words come from ``wording``."""
     marks = tuple(tuple(Mark.PLAIN for _ in s.tiles) for s in sets)
     ordered = tuple(sorted(rack, key=rules.tile_key)) if rack is not None else None
-    caption = f"Rack: {_count(len(rack))}" if rack else "Your rack is empty"
-    content = _Content(header, (), tuple(sets), marks, ordered, caption)
+    caption = wording.rack.format(tiles=wording.count(wording.tiles, len(rack))) if rack else wording.rack_empty
+    content = _Content(header, (), tuple(sets), marks, ordered, caption, wording=wording)
     return _fit(content, width, scale)
-
-
-def _count(n: int) -> str:
-    return f"{n} tile{'s' if n != 1 else ''}"
 
 
 def _fit(content: _Content, width: int, scale: float | None) -> Layout:
@@ -300,39 +315,60 @@ class _Builder:
         self.rack_tray: Box | None = None
         self.empty_table: Box | None = None
 
-    def text(self, text: str, size: int, role: TextRole, x: int | None = None, avail: int | None = None) -> Box:
-        """A line of text at the cursor, its size shrunk if it would not fit the width."""
+    def text(
+        self,
+        text: str,
+        size: int,
+        role: TextRole,
+        x: int | None = None,
+        avail: int | None = None,
+        *,
+        wrap: bool = False,
+    ) -> Box:
+        """A line of text at the cursor, its size shrunk if it would not fit the width; with ``wrap``, a text
+        that would have to shrink much (a long translation) is broken between words onto more lines instead.
+        The box holding every line."""
         room = self.avail if avail is None else avail
-        size = _fitting_size(text, size, room)
-        box = Box(self.m.margin if x is None else x, self.y, min(room, text_width(text, size)), _line_height(size))
-        self.texts.append(TextPlace(text, box, size, role))
-        return box
+        left = self.m.margin if x is None else x
+        lines = _wrapped(text, size, room) if wrap else ((text, _fitting_size(text, size, room)),)
+        boxes = []
+        y = self.y
+        for line, line_size in lines:
+            box = Box(left, y, min(room, text_width(line, line_size)), _line_height(line_size))
+            self.texts.append(TextPlace(line, box, line_size, role))
+            boxes.append(box)
+            y = box.bottom + _line_gap(line_size)
+        return union(boxes)
 
     def header(self, text: str) -> None:
-        box = self.text(text, self.m.header_font, TextRole.HEADER)
+        box = self.text(text, self.m.header_font, TextRole.HEADER, wrap=True)
         self.y = box.bottom + self.m.section_gap // 2
 
     def legend_row(self, legend: Sequence[tuple[Mark, str]]) -> None:
+        """Each highlight's sample tile and what it means, side by side as far as they fit; a long meaning
+        shrinks, or breaks onto a second line beside its tile."""
         small = Metrics.at(self.m.legend_scale)
         size = self.m.caption_font * 3 // 4
         gap_in = self.m.tile_gap * 2
-        widths = []
-        for _, text in legend:
-            size_here = _fitting_size(text, size, max(1, self.avail - small.tile_w - gap_in))
-            widths.append(small.tile_w + gap_in + text_width(text, size_here))
+        room = max(1, self.avail - small.tile_w - gap_in)
+        texts = [_wrapped(text, size, room, LEGEND_LINES) for _, text in legend]
+        widths = [small.tile_w + gap_in + max(text_width(t, z) for t, z in lines) for lines in texts]
         placed = flow(widths, self.avail, self.m.set_gap * 2)
-        line = small.tile_h + self.m.row_gap // 2
-        for (mark, text), (row, dx) in zip(legend, placed, strict=True):
+        item_h = max([small.tile_h, *(_block_height(lines) for lines in texts)])
+        line = item_h + self.m.row_gap // 2
+        for (mark, _), lines, (row, dx) in zip(legend, texts, placed, strict=True):
             x = self.m.margin + dx
             y = self.y + row * line
             sample = _legend_sample(mark)
-            self.legend.append(TilePlace(sample, Box(x, y, small.tile_w, small.tile_h), mark, None, 0, small))
+            tile_y = y + (item_h - small.tile_h) // 2
+            self.legend.append(TilePlace(sample, Box(x, tile_y, small.tile_w, small.tile_h), mark, None, 0, small))
             tx = x + small.tile_w + gap_in
-            room = max(1, self.m.margin + self.avail - tx)
-            text_size = _fitting_size(text, size, room)
-            h = _line_height(text_size)
-            box = Box(tx, y + (small.tile_h - h) // 2, min(room, text_width(text, text_size)), h)
-            self.texts.append(TextPlace(text, box, text_size, TextRole.LEGEND))
+            ty = y + (item_h - _block_height(lines)) // 2
+            for text, text_size in lines:
+                h = _line_height(text_size)
+                box = Box(tx, ty, min(room, text_width(text, text_size)), h)
+                self.texts.append(TextPlace(text, box, text_size, TextRole.LEGEND))
+                ty += h + _line_gap(text_size)
         self.y += rows_of(placed) * line - self.m.row_gap // 2 + self.m.section_gap
 
     def table(
@@ -342,6 +378,7 @@ class _Builder:
         labels: Sequence[str] | None = None,
         order: Sequence[int] | None = None,
         numbers: Sequence[str] | None = None,
+        wording: Wording = ENGLISH,
     ) -> None:
         m = self.m
         names = list(labels) if labels is not None else [str(i + 1) for i in range(len(sets))]
@@ -350,7 +387,7 @@ class _Builder:
         if not sets:
             self.empty_table = Box(m.margin, self.y, self.avail, row_h)
             self.y += row_h // 2 - _line_height(m.caption_font) // 2
-            text = "The table is empty"
+            text = wording.empty_table
             tw = text_width(text, _fitting_size(text, m.caption_font, self.avail))
             self.text(text, m.caption_font, TextRole.EMPTY, x=m.margin + max(0, (self.avail - tw) // 2))
             self.y = self.empty_table.bottom + m.section_gap
@@ -366,7 +403,7 @@ class _Builder:
             if numbers is not None and _tab_width(name, 6, m) > self.avail:  # no room for the note, even tiny
                 name = names[i] = numbers[i]
             for k, part in enumerate(chunks(len(sets[i].tiles), per_row)):
-                label = name if k == 0 else f"{name} cont."
+                label = name if k == 0 else wording.continued.format(label=name)
                 label_size = _fitting_size(label, m.label_font, self.avail - 2 * m.tray_pad)
                 tray_w = 2 * m.tray_pad + len(part) * m.tile_pitch - m.tile_gap
                 items.append((i, part, label))
@@ -396,7 +433,7 @@ class _Builder:
 
     def rack_section(self, rack: Sequence[Tile], caption: str) -> None:
         m = self.m
-        box = self.text(caption, m.caption_font, TextRole.CAPTION)
+        box = self.text(caption, m.caption_font, TextRole.CAPTION, wrap=True)
         if not rack:
             self.y = box.bottom + m.section_gap
             return
@@ -457,7 +494,7 @@ def _compose(content: _Content, m: Metrics, width: int, *, measure: bool = False
         b.header(content.header)
     if content.legend:
         b.legend_row(content.legend)
-    b.table(content.sets, content.marks, content.labels, content.order, content.numbers)
+    b.table(content.sets, content.marks, content.labels, content.order, content.numbers, content.wording)
     if content.rack is not None:
         b.rack_section(content.rack, content.rack_caption)
     return b.finish()
@@ -485,6 +522,53 @@ def _tab_width(label: str, size: int, m: Metrics) -> int:
 
 def _line_height(size: int) -> int:
     return round(size * 1.25)
+
+
+#: Wrapped text is no smaller than this share of its size (one line shrinks down to it before it wraps)...
+WRAP_SHRINK = 0.75
+#: ... and takes at most this many lines (a header or caption; a legend's meaning beside its small tile: two).
+WRAP_LINES = 3
+LEGEND_LINES = 2
+
+
+def _line_gap(size: int) -> int:
+    """Between the lines of a wrapped text, so no line's ink (a descender, an accent) touches the next's."""
+    return size // 8
+
+
+def _block_height(lines: Sequence[tuple[str, int]]) -> int:
+    return sum(_line_height(z) for _, z in lines) + sum(_line_gap(z) for _, z in lines[:-1])
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, size: int, room: int, most: int = WRAP_LINES) -> tuple[tuple[str, int], ...]:
+    """``text`` as lines (with their font size) that fit ``room``: one line, shrunk to fit, unless that takes it
+    below ``WRAP_SHRINK`` of ``size``; then the largest size (larger than that one line's) at which it breaks
+    between words onto at most ``most`` lines that each fit. Left to right or right to left, the words keep
+    their reading order from the first line to the last."""
+    one = _fitting_size(text, size, room)
+    floor = max(6, int(size * WRAP_SHRINK))
+    words = text.split()
+    if one >= floor or len(words) < 2:
+        return ((text, one),)
+    for wrap_size in range(size, one, -1):  # below ``floor`` too, if that is still larger than one line's
+        lines = _greedy_lines(words, wrap_size, room)
+        if lines is not None and len(lines) <= most:
+            return tuple((line, wrap_size) for line in lines)
+    return ((text, one),)
+
+
+def _greedy_lines(words: Sequence[str], size: int, room: int) -> list[str] | None:
+    """As many words on each line as fit ``room`` at ``size``; None if one word alone does not fit."""
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        elif text_width(word, size) <= room:
+            lines.append(word)
+        else:
+            return None
+    return lines
 
 
 def _fitting_size(text: str, size: int, room: int) -> int:

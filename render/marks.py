@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from render.wording import ENGLISH, Wording
 from solver.solution import Origin, Solution
 
 
@@ -18,16 +19,14 @@ class Mark(Enum):
     """It lay in another set of the old table and the player moves it here."""
 
 
-#: What the legend says for each highlight, to the player the play is for.
-LEGEND: dict[Mark, str] = {
-    Mark.RACK: "from your rack",
-    Mark.MOVED: "moved from another set",
-    Mark.PLAIN: "unchanged",
-}
-#: The label of the half of a run split off by the play, drawn beside the half it split from.
-SPLIT_FROM = "{label}, split from {home}"
-#: What it says in a picture everyone reads (a group's, without a rack): the tiles are someone's play.
-SEEN_BY_ALL: dict[Mark, str] = {**LEGEND, Mark.RACK: "just played"}
+def legend_words(wording: Wording = ENGLISH, *, seen_by_all: bool = False) -> dict[Mark, str]:
+    """What the legend says for each highlight: to the player the play is for, or (``seen_by_all``) in a
+    picture everyone reads (a group's, without a rack), where the tiles are someone's play."""
+    return {
+        Mark.RACK: wording.just_played if seen_by_all else wording.from_rack,
+        Mark.MOVED: wording.moved,
+        Mark.PLAIN: wording.unchanged,
+    }
 
 
 def mark_of(origin: Origin, kept_from: int | None) -> Mark:
@@ -44,15 +43,15 @@ def marks_of(solution: Solution) -> list[list[Mark]]:
     return [[mark_of(origin, solution.kept_from[i]) for origin in row] for i, row in enumerate(solution.origins)]
 
 
-def summary(solution: Solution) -> str:
+def summary(solution: Solution, wording: Wording = ENGLISH) -> str:
     """The header line: what the play puts down, or that there is none."""
     if not solution.has_play:
-        return "No play: draw a tile"
-    tiles = solution.tiles_placed
-    points = solution.points_placed
-    text = f"{tiles} tile{'s' if tiles != 1 else ''}, {points} point{'s' if points != 1 else ''}"
+        return wording.no_play
+    tiles = wording.count(wording.tiles, solution.tiles_placed)
+    points = wording.count(wording.points, solution.points_placed)
+    parts = [wording.play.format(tiles=tiles, points=points)]
     if solution.initial_meld:
-        text += " · initial meld"
+        parts.append(wording.initial_meld)
     if not solution.optimal:
-        text += " · best found in time"
-    return text
+        parts.append(wording.best_in_time)
+    return " · ".join(parts)

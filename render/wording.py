@@ -27,6 +27,8 @@ class Wording:
     continued: str = "{label} cont."
     empty_table: str = "The table is empty"
     no_play: str = "No play: draw a tile"
+    #: the header: what a play puts down; ``{tiles}`` and ``{points}`` are counts (``tiles``, ``points``)
+    play: str = "{tiles}, {points}"
     #: the header's additions after the tiles and points a play puts down
     initial_meld: str = "initial meld"
     best_in_time: str = "best found in time"
@@ -40,7 +42,9 @@ class Wording:
     tiles: tuple[str, ...] = ("{n} tile", "{n} tiles")
     points: tuple[str, ...] = ("{n} point", "{n} points")
     plural: str = "n != 1"
-    #: whether the language is written right to left (the layout still runs left to right, like the tiles)
+    #: whether the language is written right to left. The layout still runs left to right, like the tiles;
+    #: each line with right-to-left letters is shaped as a right-to-left line wherever it comes from
+    #: (``render.fonts``), so this only tells a caller the language's direction.
     right_to_left: bool = False
 
     def count(self, forms: tuple[str, ...], n: int) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.telegram.runtime import collector
-from render import render_solution, render_table, warm_up
+from render import ENGLISH, Wording, render_solution, render_table, warm_up
 from solver.kept import warm_forms
 from solver.planner import numbered, plan_of
 from solver.recorded import recorded_play
@@ -50,17 +50,20 @@ def solve_position(
     objective: Objective,
     initial_meld: bool,
     time_limit: float,
+    *,
+    wording: Wording = ENGLISH,
 ) -> Answer:
     solution = solve(rack, table, rules, objective=objective, initial_meld=initial_meld, time_limit=time_limit)
-    return answer_for(solution)
+    return answer_for(solution, wording=wording)
 
 
-def answer_for(solution: Solution, *, show_rack: bool = True) -> Answer:
+def answer_for(solution: Solution, *, show_rack: bool = True, wording: Wording = ENGLISH) -> Answer:
     """Moves and picture for a solution (a cached one, or one just solved).
 
     The picture shows the sets in the order and under the numbers the moves
     use (``solver.planner.numbered``), so "set 5" in the caption is the set
-    labelled 5. ``show_rack`` False is the group's picture: no rack.
+    labelled 5. ``show_rack`` False is the group's picture: no rack. The
+    picture's words come from ``wording`` (the reader's language).
     """
     if not solution.has_play:
         return Answer(solution, (), None)
@@ -68,30 +71,37 @@ def answer_for(solution: Solution, *, show_rack: bool = True) -> Answer:
         plan = plan_of(solution, budget=PLAN_BUDGET)
     except Exception:  # the picture and summary are still right; log and send them without moves
         log.exception("planning the moves failed for table %s", [str(s) for s in solution.table])
-        return Answer(solution, (), render_solution(solution, show_rack=show_rack))
+        return Answer(solution, (), render_solution(solution, show_rack=show_rack, wording=wording))
     shown, numbers = numbered(solution, plan)
-    picture = render_solution(shown, show_rack=show_rack, labels=[str(n) for n in numbers])
+    picture = render_solution(shown, show_rack=show_rack, labels=[str(n) for n in numbers], wording=wording)
     return Answer(solution, tuple(m.describe() for m in plan.moves), picture)
 
 
-def group_picture(solution: Solution) -> bytes:
+def group_picture(solution: Solution, *, wording: Wording = ENGLISH) -> bytes:
     """The group's picture of a suggestion someone played: the same sets and numbers, no rack."""
-    picture = answer_for(solution, show_rack=False).picture
+    picture = answer_for(solution, show_rack=False, wording=wording).picture
     assert picture is not None, "only a play is posted to the group"
     return picture
 
 
 def table_picture(
-    table: Sequence[TileSet], rules: Rules, rack: Sequence[Tile] | None = None, header: str | None = None
+    table: Sequence[TileSet],
+    rules: Rules,
+    rack: Sequence[Tile] | None = None,
+    header: str | None = None,
+    *,
+    wording: Wording = ENGLISH,
 ) -> bytes:
-    return render_table(table, rules, rack=rack, header=header)
+    return render_table(table, rules, rack=rack, header=header, wording=wording)
 
 
-def play_picture(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules) -> tuple[bytes, Solution]:
+def play_picture(
+    before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules, *, wording: Wording = ENGLISH
+) -> tuple[bytes, Solution]:
     """The new table with the tiles just put down highlighted (and tiles moved between sets marked), and the
     play as traced the way the solver's own answers are (``solver.recorded``), so its points and tiles agree."""
     play = recorded_play(before, after, rules)
-    return render_solution(play, show_rack=False), play
+    return render_solution(play, show_rack=False, wording=wording), play
 
 
 def worker_start(memory_mib: int = 0) -> None:
