@@ -248,9 +248,7 @@ class Inbox:
         if row is None:
             return None
         update_id, user_id, payload, attempts, kind = tuple(row)
-        conn.execute(
-            update(Delivery).where(Delivery.update_id == update_id).values(attempts=Delivery.attempts + 1)
-        )
+        conn.execute(update(Delivery).where(Delivery.update_id == update_id).values(attempts=Delivery.attempts + 1))
         return Waiting(int(update_id), user_id, dict(payload), int(attempts), str(kind))
 
     async def recent(self, waiting: Waiting, chat_id: int, seconds: float) -> tuple[int, bool]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -199,13 +199,18 @@ async def photo_coming(context: BotContext, chat: Chat) -> AsyncIterator[None]:
 
 
 async def post_to_game_chat(
-    context: BotContext, state: GameState, caption: str | Callable[[], str], photo: bytes | None = None
+    context: BotContext,
+    state: GameState,
+    caption: str | Callable[[], str],
+    photo: bytes | Callable[[], Awaitable[bytes]] | None = None,
 ) -> None:
-    """Tell the game's group (from a private chat): a picture with a caption, or just text. A ``caption``
-    to write is written in the group's language (the one it chose, else the sender's)."""
+    """Tell the game's group (from a private chat): a picture with a caption, or just text. A caption or a
+    picture still to make is made in the group's language (the one it chose, else the sender's)."""
     chat_id = state.chat_id
     with speaking(await deps(context).service.language_of(chat_id) or current()):
-        await _post(context, chat_id, caption() if callable(caption) else caption, photo)
+        text = caption() if callable(caption) else caption
+        picture = await photo() if callable(photo) else photo
+        await _post(context, chat_id, text, picture)
 
 
 async def _post(context: BotContext, chat_id: int, caption: str, photo: bytes | None) -> None:

@@ -32,6 +32,7 @@ from bot.telegram.sending import label, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _, current, speaking, spoken
+from bot.telegram.words.picture import picture_wording
 from solver.errors import RummikubError
 from solver.notation import format_tiles
 from solver.solution import Solution
@@ -188,8 +189,11 @@ async def announce(
     caption reads the same whatever anyone's rack holds; a rack that did not match is told to its owner."""
     d = deps(context)
     after = played.state
+    here = current()
     async with photo_coming(context, chat):
-        picture, play = await d.off_loop(play_picture, before.table, after.table, after.rules)
+        picture, play = await d.off_loop(
+            play_picture, before.table, after.table, after.rules, wording=picture_wording()
+        )
     caption = play_caption(after, played, play, recorder=user)
     here = (label(context, chat) + caption)[: replies.CAPTION_LIMIT]
     if reply_to is not None:
@@ -197,7 +201,16 @@ async def announce(
     else:
         await context.bot.send_photo(chat.id, picture, caption=here)
     if in_group_game(after, chat):
-        await post_to_game_chat(context, after, lambda: play_caption(after, played, play, recorder=user), picture)
+
+        async def group_picture() -> bytes:  # drawn again only for a group that speaks another language
+            if current() == here:
+                return picture
+            drawn, _play = await d.off_loop(
+                play_picture, before.table, after.table, after.rules, wording=picture_wording()
+            )
+            return drawn
+
+        await post_to_game_chat(context, after, lambda: play_caption(after, played, play, recorder=user), group_picture)
     if played.rack_stale:
         await tell_rack_mismatch(context, after, played)
 

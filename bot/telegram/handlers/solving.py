@@ -38,6 +38,7 @@ from bot.telegram.suggestions import SHOWN, fingerprint
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
+from bot.telegram.words.picture import picture_wording
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
@@ -60,7 +61,8 @@ def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective
 def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Answer]:
     """Begin solving in the worker pool now (the caller may store things meanwhile)."""
     args = _solve_args(d, state, me, objective)
-    return asyncio.ensure_future(d.solving_position(_tiles(state, me), solve_position, *args))
+    work = d.solving_position(_tiles(state, me), solve_position, *args, wording=picture_wording())
+    return asyncio.ensure_future(work)
 
 
 async def answer_now(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> Answer:
@@ -303,7 +305,9 @@ async def play_suggestion(
         lines.append(turn)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
-        picture = await d.solving(group_picture, solution)
+
+        def picture() -> Awaitable[bytes]:
+            return d.solving(group_picture, solution, wording=picture_wording())
 
         def caption() -> str:
             figures = replies.tiles_and_points(len(played.placed), solution.points_placed)
@@ -330,7 +334,7 @@ async def example(update: Update, context: BotContext) -> None:
     table = parse_table(texts.EXAMPLE_TABLE, STANDARD)
     async with photo_coming(context, chat):
         solution = await d.solving(solve, rack, table, STANDARD, time_limit=d.settings.solver_time_limit)
-        answer = await d.solving(answer_for, solution)
+        answer = await d.solving(answer_for, solution, wording=picture_wording())
     caption = (
         replies.solve_caption(solution, answer.moves)
         + "\n"

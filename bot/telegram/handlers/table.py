@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from telegram import Chat, Update, User
@@ -31,6 +31,7 @@ from bot.telegram.runtime.work import table_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, n_, spoken
+from bot.telegram.words.picture import picture_wording
 from solver.errors import RummikubError
 from solver.fit import fit
 from solver.notation import format_table, parse_table, parse_table_chunks, parse_tiles
@@ -70,7 +71,8 @@ async def show_table(update: Update, context: BotContext, state: GameState, capt
         rack = me.rack if me is not None and me.active else None
     async with photo_coming(context, chat):
         header = replies.table_header(state)
-        picture = await deps(context).off_loop(table_picture, state.table, state.rules, rack, header)
+        words = picture_wording()
+        picture = await deps(context).off_loop(table_picture, state.table, state.rules, rack, header, wording=words)
     await show(update, context, picture, caption)
 
 
@@ -174,8 +176,11 @@ async def change_shared_table(
     if show_here:
         await show_table(update, context, state, said())
     if in_group_game(state, chat):
-        header = replies.table_header(state)
-        picture = await d.off_loop(table_picture, state.table, state.rules, None, header)
+
+        def picture() -> Awaitable[bytes]:
+            header, words = replies.table_header(state), picture_wording()
+            return d.off_loop(table_picture, state.table, state.rules, None, header, wording=words)
+
         await post_to_game_chat(context, state, lambda: f"{name_of(user)}: {said()}", picture)
     return state
 
@@ -291,9 +296,11 @@ async def tell_undone(update: Update, context: BotContext, undone: Undone, user:
     if undone.event.kind in TABLE_EVENTS:
         await show_table(update, context, after, text)
         if in_group_game(after, chat):
-            picture = await deps(context).off_loop(
-                table_picture, after.table, after.rules, None, replies.table_header(after)
-            )
+
+            def picture() -> Awaitable[bytes]:
+                header, words = replies.table_header(after), picture_wording()
+                return deps(context).off_loop(table_picture, after.table, after.rules, None, header, wording=words)
+
             await post_to_game_chat(context, after, lambda: f"{name_of(user)}: {said()}", picture)
     else:
         await context.bot.send_message(chat.id, label(context, chat) + text)

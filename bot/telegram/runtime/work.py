@@ -22,6 +22,7 @@ from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Solution
 from solver.solve import solve
+from solver.text import Text
 from solver.tiles import Tile
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ class Answer:
     """A solve ready to send: the solution, its moves in words, and the picture (None without a play)."""
 
     solution: Solution
-    moves: tuple[str, ...]
+    moves: tuple[Text, ...]
     picture: bytes | None
 
 
@@ -74,7 +75,7 @@ def answer_for(solution: Solution, *, show_rack: bool = True, wording: Wording =
         return Answer(solution, (), render_solution(solution, show_rack=show_rack, wording=wording))
     shown, numbers = numbered(solution, plan)
     picture = render_solution(shown, show_rack=show_rack, labels=[str(n) for n in numbers], wording=wording)
-    return Answer(solution, tuple(m.describe() for m in plan.moves), picture)
+    return Answer(solution, tuple(m.text() for m in plan.moves), picture)
 
 
 def group_picture(solution: Solution, *, wording: Wording = ENGLISH) -> bytes:

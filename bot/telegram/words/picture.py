@@ -48,6 +48,7 @@ def wording_in(code: str) -> Wording:
             continued=_("{label} cont."),
             empty_table=_("The table is empty"),
             no_play=_("No play: draw a tile"),
+            play=_("{tiles}, {points}"),
             initial_meld=_("initial meld"),
             best_in_time=_("best found in time"),
             your_rack=_("Your rack: {tiles}"),
