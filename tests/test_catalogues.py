@@ -88,7 +88,7 @@ def test_placeholders_match_the_english(code: str) -> None:
     wrong = []
     for m in entries(code):
         english = set().union(*(placeholders(i) for i in _ids(m)))
-        for form in _forms(m):
+        for form in filter(None, _forms(m)):  # (an untranslated one is the test above's to report)
             mine = placeholders(form)
             # a plural form for one may leave out the count itself ("one tile"), never anything else
             allowed = english - {"n"} if len(_ids(m)) > 1 else english
@@ -115,4 +115,4 @@ def test_the_compiled_catalogue_is_the_repositorys(code: str) -> None:
             for n in (1, 2, 5):
                 assert compiled.ngettext(m.id[0], m.id[1], n) in _forms(m)
         else:
-            assert compiled.gettext(str(m.id)) == m.string, m.id
+            assert compiled.gettext(str(m.id)) == (m.string or m.id), m.id

@@ -45,7 +45,12 @@ def _jokers(n: int) -> str:
 def _meld(n: int) -> str:
     if n == 0:
         return _("a first play of any points")
-    return _("a first play (initial meld) of at least {n} points from your own rack").format(n=n)
+    meld = n_(
+        "a first play (initial meld) of at least {n} point from your own rack",
+        "a first play (initial meld) of at least {n} points from your own rack",
+        n,
+    )
+    return meld.format(n=n)
 
 
 def _parts(rules: Rules) -> list[tuple[str, str]]:
@@ -54,9 +59,17 @@ def _parts(rules: Rules) -> list[tuple[str, str]]:
         ("deck", _("numbers 1 to {high} in {colours}").format(high=rules.numbers, colours=_colours(rules))),
         ("copies", _copies(rules.copies)),
         ("jokers", _jokers(rules.jokers)),
-        ("sets", _("sets of at least {n} tiles").format(n=rules.smallest_set)),
+        (
+            "sets",
+            n_("sets of at least {n} tile", "sets of at least {n} tiles", rules.smallest_set).format(
+                n=rules.smallest_set
+            ),
+        ),
         ("meld", _meld(rules.initial_meld)),
-        ("joker value", _("a joker counts {n} points").format(n=rules.joker_value)),
+        (
+            "joker value",
+            n_("a joker counts {n} point", "a joker counts {n} points", rules.joker_value).format(n=rules.joker_value),
+        ),
     ]
 
 
