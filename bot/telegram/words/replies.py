@@ -100,7 +100,11 @@ def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
     draw = _("Draw a tile: /draw {tile}, then /pass.").format(tile=example_draw(solution.rules))
     if solution.initial_meld:
         meld = solution.rules.initial_meld
-        opening = _("No opening worth {points} points from your rack yet ({rack}).").format(points=meld, rack=rack)
+        opening = n_(
+            "No opening worth {n} point from your rack yet ({rack}).",
+            "No opening worth {n} points from your rack yet ({rack}).",
+            meld,
+        ).format(n=meld, rack=rack)
         opening = f"{opening} {draw}\n"
         if onto_table is not None:
             return opening + melded_note(onto_table)
