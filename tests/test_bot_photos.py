@@ -85,7 +85,7 @@ async def events(s: Session, user: User) -> int:
 
 async def test_a_rack_photo_is_answered_with_its_tiles_and_buttons_and_stores_nothing(tmp_path: Path) -> None:
     reading = reading_of(RACK_PHOTO)
-    assert reading.kind == "rack" and len(reading.tiles) >= 10 and reading.uncertain
+    assert reading.kind == "rack" and len(reading.tiles) >= 10
     async with session(tmp_path) as s:
         await s.ask(ALICE, "/rack 1B 2B")
         before = await events(s, ALICE)
@@ -100,7 +100,10 @@ async def test_a_rack_photo_is_answered_with_its_tiles_and_buttons_and_stores_no
         written = format_tiles(reading.tiles, STANDARD)
         assert answer.text.startswith(f"I read {len(reading.tiles)} tiles: <code>{written}</code>")
         doubts = sorted(reading.uncertain, key=STANDARD.tile_key)
-        assert f"Not sure of {', '.join(str(t) for t in doubts)}: check them." in answer.text
+        if doubts:  # tiles read with low confidence are named (the words: test_bot_photo_words)
+            assert f"Not sure of {', '.join(str(t) for t in doubts)}: check" in answer.text
+        else:
+            assert "Not sure" not in answer.text
         for label in (words.RACK, words.TABLE, words.DRAWN, "Cancel"):
             assert answer.button(label)["callback_data"].startswith("q:")
         assert answer.params["reply_parameters"]["message_id"]  # it quotes the photo

@@ -73,7 +73,7 @@ def batch_of(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", type=int, default=2400)
+    parser.add_argument("--steps", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--out", type=Path, default=MODELS / "reader.onnx")
     parser.add_argument("--checkpoint", type=Path, help="also export the network here every 400 steps")
