@@ -18,7 +18,7 @@ from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.runtime.deps import deps
-from bot.telegram.sending import label
+from bot.telegram.sending import label, shortened
 from bot.telegram.words.language import _
 from solver.text import N_
 
@@ -48,7 +48,7 @@ async def ask(
     )
     where = kind_of(chat)
     rows = [
-        [InlineKeyboardButton(label[:60], callback_data=callbacks.answer(token, i, where))]
+        [InlineKeyboardButton(shortened(label, 60), callback_data=callbacks.answer(token, i, where))]
         for i, label in enumerate(options)
     ]
     if cancel is not None:
