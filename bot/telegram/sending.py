@@ -198,6 +198,11 @@ async def photo_coming(context: BotContext, chat: Chat) -> AsyncIterator[None]:
             await task
 
 
+async def language_there(context: BotContext, chat_id: int) -> str:
+    """The language to write to another chat in: the one it chose, else the current one (the sender's)."""
+    return await deps(context).service.language_of(chat_id) or current()
+
+
 async def post_to_game_chat(
     context: BotContext,
     state: GameState,
@@ -207,7 +212,7 @@ async def post_to_game_chat(
     """Tell the game's group (from a private chat): a picture with a caption, or just text. A caption or a
     picture still to make is made in the group's language (the one it chose, else the sender's)."""
     chat_id = state.chat_id
-    with speaking(await deps(context).service.language_of(chat_id) or current()):
+    with speaking(await language_there(context, chat_id)):
         text = caption() if callable(caption) else caption
         picture = await photo() if callable(photo) else photo
         await _post(context, chat_id, text, picture)

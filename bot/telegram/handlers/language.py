@@ -19,7 +19,7 @@ from bot.telegram.games import is_group, speaker
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
-from bot.telegram.words import commands
+from bot.telegram.words import commands, texts
 from bot.telegram.words.language import LANGUAGES, _, supported, use
 from solver.errors import RummikubError
 from solver.text import N_
@@ -80,7 +80,7 @@ async def language_button(update: Update, context: BotContext) -> None:
     assert query is not None and query.data is not None
     code = callbacks.parse_language(query.data, LANGUAGES)
     if code is None:
-        raise RummikubError(N_("This button is from an earlier question or game; nothing was done"))
+        raise RummikubError(texts.STALE_BUTTON)
     await query.answer()
     await _choose(update, context, code)
     if isinstance(query.message, Message):

@@ -28,7 +28,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.games import in_group_game, name_of, speaker
 from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import play_picture
-from bot.telegram.sending import label, photo_coming, post_to_game_chat
+from bot.telegram.sending import label, language_there, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _, current, speaking, spoken
@@ -239,7 +239,7 @@ async def tell_rack_mismatch(context: BotContext, state: GameState, played: Play
     if p is None:
         return
     lacked = format_tiles(played.rack_short, state.rules)
-    with speaking(await deps(context).service.language_of(p.user_id) or current()):
+    with speaking(await language_there(context, p.user_id)):
         where = replies.game_name(state)
         why = (
             _("it did not hold {tiles}").format(tiles=lacked)

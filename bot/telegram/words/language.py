@@ -68,15 +68,19 @@ def current() -> str:
     return _current.get()
 
 
+def _spoken_code(code: str) -> str:
+    return code if code in LANGUAGES else ENGLISH
+
+
 def use(code: str) -> None:
     """Answer the update being handled in ``code`` (from here to the end of its handling)."""
-    _current.set(code if code in LANGUAGES else ENGLISH)
+    _current.set(_spoken_code(code))
 
 
 @contextlib.contextmanager
 def speaking(code: str) -> Iterator[None]:
     """Write in ``code`` inside the block (a message to another chat, in that chat's language)."""
-    token = _current.set(code if code in LANGUAGES else ENGLISH)
+    token = _current.set(_spoken_code(code))
     try:
         yield
     finally:
