@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from solver.candidates import Shape
 from solver.rules import Rules
 from solver.sets import Kind, TileSet
-from solver.solution import Objective, Origin, Solution
+from solver.solution import Objective, Origin, Solution, table_points
 from solver.tiles import JOKER, Tile
 
 
@@ -56,7 +56,7 @@ def lay_out(
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
-        points_placed=rules.rack_value(placed),
+        points_placed=table_points(table, new_table),
         kept_sets=_kept(table, kept_from, origins),
         optimal=optimal,
         solve_ms=solve_ms,

@@ -13,16 +13,30 @@ from collections.abc import Sequence
 from solver.layout import trace_origins
 from solver.rules import Rules
 from solver.sets import TileSet
-from solver.solution import Objective, Solution
+from solver.solution import Objective, Origin, Solution, table_points
 from solver.tiles import Tile
 
 
-def recorded_play(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules) -> Solution:
-    """The play that turned the table ``before`` into ``after`` (every old tile still there), as a solution."""
-    kept_from = _kept_from(before, after)
-    origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
+def recorded_play(
+    before: Sequence[TileSet],
+    after: Sequence[TileSet],
+    rules: Rules,
+    *,
+    kept_from: Sequence[int | None] | None = None,
+    origins: Sequence[Sequence[Origin]] | None = None,
+) -> Solution:
+    """The play that turned the table ``before`` into ``after`` (every old tile still there), as a solution.
+
+    ``kept_from`` and ``origins``: where each set and tile came from, when the play said so (a typed play read
+    tile by tile, a suggestion played); traced here otherwise.
+    """
+    if kept_from is None or origins is None:
+        kept_from = _kept_from(before, after)
+        origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
+    kept_from = list(kept_from)
+    rows = [tuple(row) for row in origins]
     placed = [
-        t for s, row in zip(after, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
+        t for s, row in zip(after, rows, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
     ]
     kept = sum(1 for i, old in enumerate(before) if i in kept_from and _holds(after[kept_from.index(i)], old))
     return Solution(
@@ -31,21 +45,15 @@ def recorded_play(before: Sequence[TileSet], after: Sequence[TileSet], rules: Ru
         initial_meld=False,
         table_before=tuple(before),
         table=tuple(after),
-        origins=tuple(origins),
+        origins=tuple(rows),
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=(),
-        points_placed=rack_points(placed, rules),
+        points_placed=table_points(before, after),
         kept_sets=kept,
         optimal=True,
         solve_ms=0.0,
     )
-
-
-def rack_points(tiles: Sequence[Tile], rules: Rules) -> int:
-    """The value that leaves a rack with these tiles: each number tile at its face value, a joker at the value
-    it costs on a rack at the end of the game."""
-    return rules.rack_value(tiles)
 
 
 def _holds(new: TileSet, old: TileSet) -> bool:
@@ -72,4 +80,4 @@ def _kept_from(before: Sequence[TileSet], after: Sequence[TileSet]) -> list[int 
     return out
 
 
-__all__ = ["rack_points", "recorded_play"]
+__all__ = ["recorded_play"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -53,6 +54,7 @@ class Solution:
     kept_from: tuple[int | None, ...]
     placed: tuple[Tile, ...]
     rack_left: tuple[Tile, ...]
+    #: what the tiles from the rack count on the table (``table_points``)
     points_placed: int
     kept_sets: int
     optimal: bool
@@ -82,3 +84,9 @@ class Solution:
             "from_rack": [[o.from_rack for o in row] for row in self.origins],
             "kept_from": list(self.kept_from),
         }
+
+
+def table_points(before: Sequence[TileSet], after: Sequence[TileSet]) -> int:
+    """What a play adds to what the table counts: its value after less before, each joker as the number it
+    stands for (as in the initial meld; a joker's 30 is only what it costs left on a rack at the end)."""
+    return sum(s.value for s in after) - sum(s.value for s in before)

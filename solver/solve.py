@@ -4,9 +4,10 @@ Columns are set shapes (see ``candidates``) and the grown forms of the old sets
 (see ``kept``); a joker is a column of its own per tile it may stand for. The
 objective is one weighted sum, weighted so each goal strictly outranks the
 next: tiles (or points) placed, then old sets kept (see ``kept``), then points
-(or tiles) as a tie-break. Points are what leaves the rack: each number tile at
-its face value, a joker at the rules' ``joker_value`` (what it would cost left
-on the rack at the end). Remaining ties are broken by SCIP's
+(or tiles) as a tie-break. Points are what the table counts: each joker as the
+tile it stands for, as in the initial meld and in every sentence about the
+table (a joker's ``joker_value`` is only what it costs left on a rack at the
+end, when the game is scored). Remaining ties are broken by SCIP's
 deterministic search over a model built in a fixed order.
 """
 
@@ -122,6 +123,11 @@ def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_
     return sorted(sets, key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s)))
 
 
+def _most_value(rules: Rules, tiles: Counter[Tile]) -> int:
+    """At most what these tiles count laid on a table (each joker as the highest number)."""
+    return sum(t.number * n for t, n in tiles.items() if not t.is_joker) + tiles[JOKER] * rules.numbers
+
+
 def _left(time_limit: float, started: float) -> float:
     """What is left of the time limit for SCIP: building the model counts too (SCIP needs a moment to start)."""
     return max(0.001, time_limit - (time.perf_counter() - started))
@@ -143,7 +149,7 @@ class _Builder:
         # Each goal outranks the next: one unit of a goal weighs more than the whole range of the goals below.
         # (The ranges are this position's, so the weights stay small and SCIP's arithmetic exact.) The last
         # goal only lays a joker the usual way: standing for the higher number where both are as good.
-        third_range = rules.rack_value(rack.elements()) if self.objective is Objective.TILES else rack.total()
+        third_range = _most_value(rules, rack + table) if self.objective is Objective.TILES else rack.total()
         self.w_third = (rack[JOKER] + table[JOKER]) * rules.numbers + 1
         self.w_kept = self.w_third * (third_range + 1)
         self.w_first = self.w_kept * (len(self.old_sizes) + 1)
@@ -166,20 +172,19 @@ class _Builder:
                 rows[kept_rows[origin]] = 1
             program.column(rows, self._weight(shape, origin), None)
         self.program = program
-        # a joker standing in for tile t: one less t needed, one more joker used, worth the joker not the tile
+        # a joker standing in for tile t: one less t needed, one more joker used; it counts as t on the table,
+        # and the last goal lays it the usual way: standing for the higher number where both are as good
         self.joker_columns: dict[Tile, int] = {}
         if joker_row is not None:
             for k, t in enumerate(tiles):
-                change = rules.joker_value - t.number
-                weight = (self.w_third if self.objective is Objective.TILES else self.w_first) * change + t.number
-                self.joker_columns[t] = program.column({k: -1, joker_row: 1}, float(weight), jokers)
+                self.joker_columns[t] = program.column({k: -1, joker_row: 1}, float(t.number), jokers)
 
     def _weight(self, shape: Shape, origin: int | None) -> float:
-        points = shape.face + self.rules.joker_value * shape.jokers
+        """The points a shape counts on the table (each joker as its tile), and its tiles, in goal order."""
         if self.objective is Objective.TILES:
-            first, second = shape.size, points
+            first, second = shape.size, shape.value
         else:
-            first, second = points, shape.size
+            first, second = shape.value, shape.size
         return float(self.w_first * first + (0 if origin is None else self.w_kept) + self.w_third * second)
 
     def meld(self, threshold: int) -> None:

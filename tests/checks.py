@@ -40,8 +40,8 @@ def check_solution(solution: Solution, rack: Sequence[Tile], table: Sequence[Til
     )
     assert from_rack == placed, "tiles marked as from the rack are not the placed tiles"
     assert len(solution.origins) == len(solution.table) == len(solution.kept_from)
-    # points are what leaves the rack: face values, a joker at the rules' joker value
-    assert solution.points_placed == sum(rules.joker_value if t.is_joker else t.number for t in solution.placed)
+    # points are what the play adds to the table's count: each joker as the tile it stands for where it lies
+    assert solution.points_placed == sum(s.value for s in solution.table) - sum(s.value for s in table)
     assert 0 <= solution.kept_sets <= len(table)
     assert solution.kept_sets == kept_count(table, solution.table), "kept_sets is not the old sets that only grew"
     if solution.initial_meld and solution.has_play:

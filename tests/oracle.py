@@ -7,14 +7,15 @@ part of the rack, and searches every way to lay the table plus that part in
 sets, crediting a new set (or the two halves of a run split by an inserted
 tile) to an old set it keeps. The rules it follows, written from the issue:
 
-- points leave the rack: each number tile at its face value, a joker at
-  ``rules.joker_value``; the opening's threshold counts a joker as its tile;
+- points are what the table counts: a play's points are the table's value
+  after it less before it, each joker as the number it stands for (the
+  opening's threshold counts the same way);
 - an old set is kept when it only grew: a run's every tile is in its place
   (a joker standing for the same number), in one run or in the two halves of
   a split that share the inserted number; a group's colours are all there
   with at least its jokers. A new set keeps at most one old set;
-- the best play is the most tiles (or points), then the most sets kept, then
-  the most points (or tiles).
+- the best play is the most tiles, then the most sets kept, then the most
+  points; or (most points) the most points, then sets kept, then tiles.
 """
 
 from __future__ import annotations
@@ -194,29 +195,43 @@ class Best:
 class _Search:
     """Lays multisets of tiles in sets, memoised; the sets are every set of the rules, filtered once."""
 
-    def __init__(self, rules: Rules, old: Sequence[Laid], everything: Counter[Tile]) -> None:
+    def __init__(
+        self, rules: Rules, old: Sequence[Laid], everything: Counter[Tile], *, points_first: bool = False
+    ) -> None:
         self.old = list(old)
+        self.points_first = points_first
         self.sets = [s for s in every_set(rules) if not Counter(s.tiles) - everything]
         self.by_first: dict[Tile, list[Laid]] = {}
         for s in self.sets:
             for t in set(s.tiles):
                 self.by_first.setdefault(t, []).append(s)
 
-    def most_kept(self, tiles: tuple[Tile, ...]) -> int | None:
-        """The most old sets kept by a way to lay ``tiles`` in sets (None: no way)."""
-        return self._kept(tiles, frozenset())
+    def best_laid(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
+        """The best way to lay ``tiles`` in sets, as (old sets kept, value): the most kept, then the most value;
+        or (``points_first``) the most value, then the most kept. None: no way."""
+        return self._best(tiles, frozenset())
+
+    def _better(self, a: tuple[int, int] | None, b: tuple[int, int]) -> bool:
+        """Whether (kept, value) ``b`` beats ``a``."""
+        if a is None:
+            return True
+        if self.points_first:
+            return (b[1], b[0]) > (a[1], a[0])
+        return b > a
 
     @cache  # noqa: B019 (one search object per position; the cache goes with it)
-    def _kept(self, rest: tuple[Tile, ...], matched: frozenset[int]) -> int | None:
+    def _best(self, rest: tuple[Tile, ...], matched: frozenset[int]) -> tuple[int, int] | None:
         if not rest:
-            return 0
-        best: int | None = None
+            return (0, 0)
+        best: tuple[int, int] | None = None
         for s, left in self._first_sets(rest):
             credits = [None, *(i for i, o in enumerate(self.old) if i not in matched and keeps(o, (s,)))]
             for i in credits:
-                more = self._kept(left, matched if i is None else matched | {i})
-                if more is not None and (best is None or more + (i is not None) > best):
-                    best = more + (i is not None)
+                more = self._best(left, matched if i is None else matched | {i})
+                if more is not None:
+                    found = (more[0] + (i is not None), more[1] + s.value())
+                    if self._better(best, found):
+                        best = found
             if s.is_run:  # s with a second run as the halves of a split
                 for other in self.sets:
                     if other.colour != s.colour or not other.is_run or not (other.low == s.high or other.high == s.low):
@@ -227,9 +242,11 @@ class _Search:
                     pair = (s, other) if s.high == other.low else (other, s)
                     for i, o in enumerate(self.old):
                         if i not in matched and keeps(o, pair):
-                            more = self._kept(after, matched | {i})
-                            if more is not None and (best is None or more + 1 > best):
-                                best = more + 1
+                            more = self._best(after, matched | {i})
+                            if more is not None:
+                                found = (more[0] + 1, more[1] + s.value() + other.value())
+                                if self._better(best, found):
+                                    best = found
         return best
 
     def _first_sets(self, rest: tuple[Tile, ...]) -> Iterator[tuple[Laid, tuple[Tile, ...]]]:
@@ -273,18 +290,21 @@ def best_play(
 ) -> Best:
     """The best play by exhaustive search: most tiles (or points), then most sets kept, then most points (or tiles)."""
     on_table = [t for s in table for t in s.tiles]
-    search = _Search(rules, table, Counter(on_table) + Counter(rack))
+    search = _Search(rules, table, Counter(on_table) + Counter(rack), points_first=points_first)
+    before = sum(s.value() for s in table)
     best: tuple[int, int, int] | None = None
     answer = Best(0, 0, len(table))
     for part in _sub_racks(rack):
-        points = sum(rules.joker_value if t.is_joker else t.number for t in part)
         if initial_meld:
-            worth = search.most_value(_sorted(part)) if part else None
-            kept: int | None = len(table) if not part or (worth is not None and worth >= rules.initial_meld) else None
+            worth = search.most_value(_sorted(part)) if part else 0
+            if worth is None or (part and worth < rules.initial_meld):
+                continue
+            kept, points = len(table), worth
         else:
-            kept = search.most_kept(_sorted([*on_table, *part]))
-        if kept is None:
-            continue
+            laid_out = search.best_laid(_sorted([*on_table, *part]))
+            if laid_out is None:
+                continue
+            kept, points = laid_out[0], laid_out[1] - before
         key = (points, kept, len(part)) if points_first else (len(part), kept, points)
         if best is None or key > best:
             best, answer = key, Best(len(part), points, kept)

@@ -31,7 +31,7 @@ def test_json_answer_has_the_documented_fields() -> None:
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["tiles_placed"] == 5
-    assert answer["points_placed"] == 3 + 4 + 5 + 7 + 30  # the joker at its value on a rack
+    assert answer["points_placed"] == 3 + 4 + 5 + 7 + 9  # the joker as the 9R it stands for on the table
     assert sorted(answer["placed"]) == ["3R", "4R", "5R", "7B", "J"]
     assert sorted(map(tuple, answer["table"])) == [("3R", "4R", "5R", "6R", "7R", "8R", "J"), ("7R", "7B", "7K", "7O")]
     assert answer["rack_left"] == ["11K"]
@@ -48,13 +48,13 @@ def test_no_play_says_draw() -> None:
 
 def test_opening_and_objective_and_rule_options() -> None:
     done = solve("--rack", "10K 10B J", "--initial-meld", "--json")
-    assert json.loads(done.stdout)["points_placed"] == 10 + 10 + 30  # the meld counts the joker as a 10
+    assert json.loads(done.stdout)["points_placed"] == 10 + 10 + 10  # the meld counts the joker as a 10
     done = solve("--rack", "7R 8R 9R", "--initial-meld", "--meld", "24", "--json")
     assert json.loads(done.stdout)["tiles_placed"] == 3
     done = solve("--rack", "1B 2B 4B J 13K 13O", "--objective", "points", "--json")
-    assert json.loads(done.stdout)["points_placed"] == 13 + 13 + 30
+    assert json.loads(done.stdout)["points_placed"] == 13 + 13 + 13  # the joker as the 13 it stands for
     done = solve("--rack", "1B 2B 4B J 13K 13O", "--objective", "points", "--joker-value", "0", "--json")
-    assert json.loads(done.stdout)["points_placed"] == 13 + 13  # a joker worth nothing still makes the best set
+    assert json.loads(done.stdout)["points_placed"] == 13 + 13 + 13  # a joker's value is a rack's cost, not the table's
     done = solve("--rack", "14R 15R 16R", "--numbers", "16", "--json")
     assert json.loads(done.stdout)["tiles_placed"] == 3
 

@@ -36,7 +36,7 @@ def test_example_from_the_issue_plays_five_tiles() -> None:
 def test_opening_with_a_joker_counts_the_joker_as_its_tile() -> None:
     s = play("10K 10B J", initial_meld=True)
     assert s.tiles_placed == 3  # the threshold counts the joker as a 10: 30 points, enough
-    assert s.points_placed == 50  # what leaves the rack: the joker at its penalty value
+    assert s.points_placed == 30  # what the table counts: the joker as the 10 it stands for, never its 30
     assert table_text(s) == ["10B 10K J"]
 
 
@@ -105,16 +105,16 @@ def test_insert_into_a_run_splits_it_and_still_counts_as_kept() -> None:
 def test_points_objective_prefers_the_heavier_play() -> None:
     rack = "1B 2B 4B J 13K 13O"  # one joker: either the low run or the group of 13s
     most_tiles = play(rack)
-    assert (most_tiles.tiles_placed, most_tiles.points_placed) == (4, 1 + 2 + 4 + 30)
+    assert (most_tiles.tiles_placed, most_tiles.points_placed) == (4, 1 + 2 + 3 + 4)  # the joker as 3B
     most_points = play(rack, objective=Objective.POINTS)
-    assert (most_points.tiles_placed, most_points.points_placed) == (3, 13 + 13 + 30)
+    assert (most_points.tiles_placed, most_points.points_placed) == (3, 13 + 13 + 13)
 
 
 def test_tiles_objective_breaks_ties_by_points() -> None:
-    # one joker: 3 tiles either way, and the heavier run goes down (the joker is worth 30 in both)
+    # one joker: 3 tiles either way, and the heavier run goes down, the joker as the 13B it stands for
     s = play("1R 2R J 11B 12B")
     assert s.tiles_placed == 3
-    assert s.points_placed == 11 + 12 + 30
+    assert s.points_placed == 11 + 12 + 13
 
 
 def test_same_input_gives_the_same_answer() -> None:
@@ -160,7 +160,7 @@ def test_loose_tiles_that_make_no_table_are_reported() -> None:
 def test_points_with_a_joker_already_on_the_table() -> None:
     s = play("J 13R 13B 2O", "5K 6K J", objective=Objective.POINTS)
     assert s.tiles_placed == 3
-    assert s.points_placed == 13 + 13 + 30  # the rack's joker at its penalty value, whatever it stands for
+    assert s.points_placed == 13 + 13 + 13  # the rack's joker as the 13 it stands for, never its penalty
     assert s.kept_sets == 1  # and the table's joker stays where it was
 
 
