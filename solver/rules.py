@@ -22,6 +22,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "smallest_set": (2, 13),
     "initial_meld": (0, 999),
     "joker_value": (0, 999),
+    "deal": (1, 99),
 }
 
 
@@ -41,6 +42,8 @@ class Rules:
     initial_meld: int = 30
     #: what a joker left on a rack costs at the end, so also what putting one down is worth (most points)
     joker_value: int = 30
+    #: the tiles each player takes from the pool as the game begins (or as they sit down later)
+    deal: int = 14
     palette: tuple[Colour, ...] = field(default=PALETTE, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -127,7 +130,7 @@ class Rules:
         return (
             f"numbers=1-{self.numbers} colours={''.join(c.letter for c in self.colour_order)} "
             f"copies={self.copies} jokers={self.jokers} smallest_set={self.smallest_set} "
-            f"meld={self.initial_meld} joker_value={self.joker_value}"
+            f"meld={self.initial_meld} joker_value={self.joker_value} deal={self.deal}"
         )
 
 

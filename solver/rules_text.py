@@ -26,8 +26,10 @@ RULE_NAMES = {
     "copies": "copies",
     "smallest": "smallest_set",
     "smallest_set": "smallest_set",
+    "deal": "deal",
+    "rack": "deal",
 }
-_SHORT_NAMES = ("colours", "copies", "joker_value", "jokers", "meld", "numbers", "smallest")
+_SHORT_NAMES = ("colours", "copies", "deal", "joker_value", "jokers", "meld", "numbers", "smallest")
 EXAMPLE = N_("write rule options as name=number, like /new meld=25 jokers=1")
 
 

@@ -24,7 +24,7 @@ from tests.storage_support import ALICE, GROUP, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = {"games", "players", "events", "links", "choices", "deliveries", "claims", "paces", "languages"}
-HEAD = "0004"
+HEAD = "0005"
 
 
 def tables(file: Path) -> set[str]:
@@ -92,9 +92,39 @@ def test_python_m_bot_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == f"{HEAD} (head)\n"
     assert cli("db", "current", "--url", url) == 0
     assert f"{HEAD} (head)" in capsys.readouterr().out
-    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the third revision's tables
-    assert tables(file) == TABLES - {"languages"}
-    assert "0003" in capsys.readouterr().out
+    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the fourth revision's columns
+    assert tables(file) == TABLES
+    assert "rack_size" not in columns(file, "players")
+    assert "0004" in capsys.readouterr().out
+
+
+def columns(file: Path, table: str) -> set[str]:
+    with sqlite3.connect(file) as db:
+        return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def test_the_whole_game_migration_counts_the_racks_and_numbers_the_sets(tmp_path: Path) -> None:
+    """Games stored before the rack counts (0005): each rack counts its stored tiles, each table is numbered in
+    the order it lies, and the running games' partial unique index survives."""
+    url, file = sqlite_url(tmp_path), tmp_path / "games.sqlite3"
+    upgrade(url, "0004")
+    with sqlite3.connect(file) as db:
+        db.execute(
+            "INSERT INTO games (id, chat_id, status, rules, table_sets, turn_user_id, invite, version, created_at,"
+            " updated_at, title) VALUES (1, -5, 'running', '{}', '[[\"1R\", \"2R\", \"3R\"], [\"7B\", \"7K\","
+            " \"7O\"]]', 101, 'inv', 1, '2026-01-01', '2026-01-01', 'Family')"
+        )
+        db.execute(
+            "INSERT INTO players (game_id, user_id, name, seat, rack, melded, tiles_played, active, joined_at)"
+            " VALUES (1, 101, 'Alice', 0, '[\"5B\", \"6B\", \"J\"]', 1, 3, 1, '2026-01-01')"
+        )
+    upgrade(url)
+    with sqlite3.connect(file) as db:
+        assert db.execute("SELECT table_numbers, passes, finish FROM games").fetchone() == ("[1, 2]", 0, None)
+        assert db.execute("SELECT rack_size, unnamed, declared, score FROM players").fetchone() == (3, 0, 0, None)
+        indexes = {row[1] for row in db.execute("PRAGMA index_list(games)")}
+    assert "uq_games_running_chat" in indexes
+    assert schema_drift(file) == []
 
 
 def test_alembic_from_the_project_root_reads_the_url_from_the_settings(tmp_path: Path) -> None:

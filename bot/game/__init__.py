@@ -1,7 +1,9 @@
 """The game core: the rules of play, and the only place that decides what a change to a game means.
 
 Seats and turns, racks, the table, plays and the initial meld, the history of
-changes and undo, the end and its scores: each request is a pure function from
+changes and undo, the end and its scores (``ending``), what the bot knows of each
+rack (``knowledge``), set numbers (``numbering``) and the invariants every change
+keeps (``invariants``): each request is a pure function from
 the game before it to the game after it (or a ``GameError``, which changes
 nothing). It knows nothing of Telegram or SQL: storage loads and saves a
 ``GameState``, the chat translates messages into these requests.
@@ -11,7 +13,7 @@ from bot.game.errors import GameError
 from bot.game.state import (
     EventKind,
     EventRecord,
-    GameResult,
+    Finish,
     GameState,
     GameStatus,
     Played,
@@ -23,8 +25,8 @@ from bot.game.state import (
 __all__ = [
     "EventKind",
     "EventRecord",
+    "Finish",
     "GameError",
-    "GameResult",
     "GameState",
     "GameStatus",
     "Played",

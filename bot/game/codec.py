@@ -15,6 +15,7 @@ from typing import Any
 
 from cachetools import LRUCache, cached
 
+from bot.game.state import Adding
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet, make_set
 from solver.tiles import JOKER, Colour, Tile
@@ -59,6 +60,19 @@ def _decode_set(codes: tuple[TileCode, ...], rules: Rules) -> TileSet:
     # every message reads its game, and most of a table's sets are as they were: checking each set
     # again was a third of a read (sets are immutable values, so one may serve every game)
     return make_set(decode_tiles(codes), rules)
+
+
+def encode_adding(adding: Adding | None) -> dict[str, Any] | None:
+    """The play that may still grow, as JSON (the table its turn began from in notation)."""
+    if adding is None:
+        return None
+    return {"player": adding.player, "before": encode_table(adding.before), "opening": adding.opening}
+
+
+def decode_adding(data: Mapping[str, Any] | None, rules: Rules) -> Adding | None:
+    if not data:
+        return None
+    return Adding(int(data["player"]), decode_table(data["before"], rules), bool(data["opening"]))
 
 
 def encode_rules(rules: Rules) -> dict[str, int]:

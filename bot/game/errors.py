@@ -27,16 +27,28 @@ class GameOver(GameError):
     """The game has ended; only reading it (or undoing the end) is allowed."""
 
 
+class GameFinished(GameError):
+    """A player went out (or nobody can play on): no more turns, only the racks left for the score."""
+
+
+class RackLacks(GameError):
+    """A play of one's own with tiles one's stored rack does not hold, and the table cannot give."""
+
+
+class PoolEmpty(GameError):
+    """A draw of more tiles than the pool holds."""
+
+
+class BrokenRecord(GameError):
+    """A change that would leave the game's record untrue (a bug guard: the change is not made)."""
+
+
 class NotAPlayer(GameError):
     """The user has not joined the game (or has left it)."""
 
 
 class AlreadyJoined(GameError):
     """The user already plays in this game."""
-
-
-class TilesNotOnRack(GameError):
-    """A play or suggestion uses tiles the player's rack does not hold."""
 
 
 class TooManyTiles(GameError):

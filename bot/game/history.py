@@ -13,13 +13,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.game.codec import decode_table, decode_tiles, encode_table, encode_tiles
-from bot.game.state import GameState, GameStatus, PlayerState
+from bot.game.codec import decode_adding, decode_table, decode_tiles, encode_adding, encode_table, encode_tiles
+from bot.game.state import Finish, GameState, GameStatus, PlayerState
 
 Snapshot = dict[str, Any]
 Diff = dict[str, Any]
-GAME_FIELDS = ("status", "turn", "table", "ended_at")
-PLAYER_FIELDS = ("name", "seat", "rack", "melded", "tiles_played", "active")
+GAME_FIELDS = ("status", "turn", "table", "numbers", "adding", "passes", "finish", "winner", "ended_at")
+PLAYER_FIELDS = (
+    "name", "seat", "rack", "rack_size", "unnamed", "melded", "tiles_played", "active", "declared", "score"
+)  # fmt: skip
 
 
 def snapshot(state: GameState) -> Snapshot:
@@ -28,6 +30,11 @@ def snapshot(state: GameState) -> Snapshot:
         "status": state.status.value,
         "turn": state.turn,
         "table": encode_table(state.table),
+        "numbers": list(state.numbers),
+        "adding": encode_adding(state.adding),
+        "passes": state.passes,
+        "finish": state.finish.value if state.finish is not None else None,
+        "winner": state.winner,
         "ended_at": state.ended_at.isoformat() if state.ended_at else None,
         "players": {str(p.user_id): _player(p) for p in state.players},
     }
@@ -38,9 +45,13 @@ def _player(p: PlayerState) -> dict[str, Any]:
         "name": p.name,
         "seat": p.seat,
         "rack": encode_tiles(p.rack),
+        "rack_size": p.rack_size,
+        "unnamed": p.unnamed,
         "melded": p.melded,
         "tiles_played": p.tiles_played,
         "active": p.active,
+        "declared": p.declared,
+        "score": p.score,
     }
 
 
@@ -55,6 +66,10 @@ def restore(base: GameState, snap: Snapshot) -> GameState:
             melded=p["melded"],
             tiles_played=p["tiles_played"],
             active=p["active"],
+            rack_size=p["rack_size"],
+            unnamed=p["unnamed"],
+            declared=p["declared"],
+            score=p["score"],
         )
         for uid, p in snap["players"].items()
     )
@@ -71,6 +86,11 @@ def restore(base: GameState, snap: Snapshot) -> GameState:
         created_at=base.created_at,
         ended_at=datetime.fromisoformat(snap["ended_at"]) if snap["ended_at"] else None,
         title=base.title,
+        numbers=tuple(snap["numbers"]),
+        adding=decode_adding(snap["adding"], base.rules),
+        passes=snap["passes"],
+        finish=Finish(snap["finish"]) if snap["finish"] is not None else None,
+        winner=snap["winner"],
     )
 
 

@@ -22,6 +22,15 @@ def ensure_running(state: GameState) -> None:
         raise errors.GameOver(N_("this game has ended; /new starts another"))
 
 
+def ensure_playing(state: GameState) -> None:
+    """Turns are still taken: the game runs and nobody has gone out (nor has it been stopped)."""
+    ensure_running(state)
+    if state.finish is not None:
+        raise errors.GameFinished(
+            N_("this game is over: tell me the tiles left on your rack with /left (or /end closes it now)")
+        )
+
+
 def active_player(state: GameState, user_id: int) -> PlayerState:
     """The user's seat, if they play in this game now."""
     p = state.player(user_id)
@@ -51,11 +60,17 @@ def _seated_after(state: GameState, seat: int | None) -> int | None:
 
 
 def join(state: GameState, user_id: int, name: str) -> GameState:
-    """Sit down at the end of the table; someone who left comes back with an empty rack."""
-    ensure_running(state)
+    """Sit down at the end of the table and take a rack from the pool (the rules' ``deal``); someone who
+    left comes back with a new rack."""
+    ensure_playing(state)
     old = state.player(user_id)
     if old is not None and old.active:
         raise errors.AlreadyJoined(N_("{name} already plays in this game"), name=old.name)
+    deal = state.rules.deal
+    if state.pool < deal:
+        raise errors.TooManyTiles(
+            N_("only {pool} tiles are left in the pool, and a new player takes {deal}"), pool=state.pool, deal=deal
+        )
     seat = max((p.seat for p in state.players), default=-1) + 1
     player = PlayerState(
         user_id=user_id,
@@ -65,6 +80,7 @@ def join(state: GameState, user_id: int, name: str) -> GameState:
         melded=old.melded if old else False,
         tiles_played=old.tiles_played if old else 0,
         active=True,
+        rack_size=deal,
     )
     state = with_player(state, player)
     return replace(state, turn=state.turn if state.turn is not None else user_id)
@@ -82,15 +98,9 @@ def turn_to_a_seat(state: GameState, before: GameState) -> GameState:
 
 def leave(state: GameState, user_id: int) -> GameState:
     """Stand up: the rack goes back to the pool, the turn moves on if it was theirs."""
-    ensure_running(state)
+    ensure_playing(state)
     p = active_player(state, user_id)
-    after = with_player(state, replace(p, active=False, rack=()))
+    after = with_player(state, replace(p, active=False, rack=(), rack_size=0, unnamed=0))
     turn = next_turn(after, user_id) if state.turn == user_id else state.turn
-    return replace(after, turn=turn)
-
-
-def pass_turn(state: GameState, user_id: int) -> GameState:
-    """Move the turn to the next player. Any player may do it: the bot keeps the record, it is no referee."""
-    ensure_running(state)
-    active_player(state, user_id)
-    return replace(state, turn=next_turn(state, state.turn))
+    adding = None if state.adding is not None and state.adding.player == user_id else state.adding
+    return replace(after, turn=turn, adding=adding)

@@ -12,6 +12,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from bot.game.trace import Trace
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.text import N_, Text
@@ -36,6 +37,9 @@ class EventKind(Enum):
     SUGGESTION_APPLIED = "suggestion_applied"
     MELD_MARKED = "meld_marked"
     TURN_PASSED = "turn_passed"
+    TILES_NAMED = "tiles_named"
+    RACK_DECLARED = "rack_declared"
+    GAME_STOPPED = "game_stopped"
     GAME_ENDED = "game_ended"
     CHAT_MOVED = "chat_moved"
     UNDONE = "undone"
@@ -43,11 +47,6 @@ class EventKind(Enum):
     @property
     def undoable(self) -> bool:
         return self not in _NOT_UNDOABLE
-
-    @property
-    def table_change(self) -> bool:
-        """Changes to the shared table (plays, "I played this" too): anyone at the table may undo them."""
-        return self in (EventKind.TABLE_SET, EventKind.PLAY_RECORDED, EventKind.SUGGESTION_APPLIED)
 
     @property
     def words(self) -> str:
@@ -72,6 +71,9 @@ _WORDS = {
     EventKind.SUGGESTION_APPLIED: N_("play"),
     EventKind.MELD_MARKED: N_("initial meld"),
     EventKind.TURN_PASSED: N_("pass"),
+    EventKind.TILES_NAMED: N_("drawn tile"),
+    EventKind.RACK_DECLARED: N_("rack at the end"),
+    EventKind.GAME_STOPPED: N_("stop of the game"),
     EventKind.GAME_ENDED: N_("end of the game"),
     EventKind.CHAT_MOVED: N_("chat move"),
     EventKind.UNDONE: N_("undo"),
@@ -80,7 +82,14 @@ _WORDS = {
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
-    """A user in a game. ``rack`` is private: show it only in that user's chat."""
+    """A user in a game. ``rack`` is private: show it only in that user's chat.
+
+    ``rack`` holds the tiles the bot knows are on the rack; ``rack_size`` counts the tiles on the rack at
+    the real table (public: everyone sees how many tiles a player holds). The two differ while the player
+    has not told the bot their rack, or not yet named a tile drawn in the group (``unnamed`` of those).
+    ``declared``: the rack was told for the final score; ``score``: the points this game gave the player,
+    once it is scored.
+    """
 
     user_id: int
     name: str
@@ -89,11 +98,45 @@ class PlayerState:
     melded: bool
     tiles_played: int
     active: bool
+    #: None: as many as ``rack`` holds (a rack the bot knows whole)
+    rack_size: int = None  # type: ignore[assignment]
+    unnamed: int = 0
+    declared: bool = False
+    score: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.rack_size is None:
+            object.__setattr__(self, "rack_size", len(self.rack))
 
     @property
     def rack_known(self) -> bool:
-        """Whether the bot knows this rack: it holds tiles, or it was emptied by plays (not never set)."""
-        return bool(self.rack) or self.tiles_played > 0
+        """Whether the bot knows every tile on this rack."""
+        return len(self.rack) == self.rack_size
+
+    @property
+    def unknown(self) -> int:
+        """Tiles on the rack the bot does not know."""
+        return self.rack_size - len(self.rack)
+
+
+@dataclass(frozen=True, slots=True)
+class Adding:
+    """The play that may still grow: ``player`` played last and nobody has acted since, so what they put
+    down next is part of the same turn. ``before``: the table when their turn began; ``opening``: the turn
+    is their initial meld (all of it must be one)."""
+
+    player: int
+    before: tuple[TileSet, ...]
+    opening: bool
+
+
+class Finish(Enum):
+    """How a game came to its end: a player went out, nobody could play on an empty pool, or the players
+    stopped it (/end). Until the racks are told and scored, the game waits for them."""
+
+    OUT = "out"
+    BLOCKED = "blocked"
+    STOPPED = "stopped"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +162,38 @@ class GameState:
     ended_at: datetime | None
     #: The group's name (None for a private game), so a private reply about the game can say which group
     title: str | None = None
+    #: Each set's number, beside ``table``: a set keeps its number from turn to turn until it is broken up
+    numbers: tuple[int, ...] = ()
+    adding: Adding | None = None
+    #: turns passed in a row on an empty pool; a round of them ends the game
+    passes: int = 0
+    finish: Finish | None = None
+    #: who went out, or (a blocked or stopped game, once scored) whose rack was lowest
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.numbers) != len(self.table):
+            object.__setattr__(self, "numbers", tuple(range(1, len(self.table) + 1)))
 
     @property
     def running(self) -> bool:
         return self.status is GameStatus.RUNNING
+
+    @property
+    def playing(self) -> bool:
+        """Running and not yet finished: turns are taken (once finished, only the racks are told)."""
+        return self.running and self.finish is None
+
+    @property
+    def is_group(self) -> bool:
+        """A group's game (a private game's chat is its player's own)."""
+        return self.chat_id < 0
+
+    @property
+    def pool(self) -> int:
+        """Tiles still face down: the deck less the table and every seated player's rack."""
+        on_table = sum(len(s) for s in self.table)
+        return self.rules.deck_size() - on_table - sum(p.rack_size for p in self.active_players)
 
     @property
     def active_players(self) -> tuple[PlayerState, ...]:
@@ -141,37 +212,45 @@ class GameState:
 class Played:
     """A play that went onto the table: the game after it, the tiles new to the table and whose play it was.
 
-    ``rack_short``: tiles of the play that the player's stored rack did not hold (the play is the table's
-    truth; only that player is told). ``rack_stale``: the stored rack no longer fits the table (tiles short,
-    or more copies than the deck holds). ``skipped``: players whose turn the play passed over (a play out of
-    turn, recorded as such). ``won``: the player's known rack is now empty.
+    ``rack_short``: tiles of the play that the player's stored rack did not hold (recorded by someone else:
+    the rack is forgotten, and only that player is told). ``trimmed``: other players whose stored racks held
+    tiles the table now shows (the newest word wins; each is told in private to send their rack again).
+    ``skipped``: players whose turn the play passed over (a play out of turn, recorded as such). ``added``:
+    the play adds to the player's play of the same turn. ``won``: the play emptied the player's rack.
+    ``trace``: where each tile of the new table came from (for the picture), when the play said so.
     """
 
     state: GameState
     placed: tuple[Tile, ...]
     by: int
     rack_short: tuple[Tile, ...] = ()
-    rack_stale: bool = False
+    trimmed: tuple[int, ...] = ()
     skipped: tuple[int, ...] = ()
+    added: bool = False
     won: bool = False
+    trace: Trace | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """A change and the players whose older stored racks gave up tiles to it (``bot.game.knowledge``), each
+    to be told in private to send their rack again."""
+
+    state: GameState
+    trimmed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerScore:
+    """One player's line of a scored game: the rack left, its value (a joker at the rules' joker value), and
+    the score by the box (the winner the sum of the others' racks, each other player minus their own)."""
+
     user_id: int
     name: str
     tiles_left: int
     points_left: int
-    #: False for a rack the bot never knew (plays recorded for it, no rack set): it has no score
-    rack_known: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """An ended game with the points left on each rack, fewest first."""
-
-    state: GameState
-    scores: tuple[PlayerScore, ...]
+    score: int
+    won: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from bot.game import errors
-from bot.game.seats import active_player, ensure_running
+from bot.game.knowledge import reconcile
+from bot.game.numbering import in_order, renumber
+from bot.game.racks import check_room
+from bot.game.seats import active_player, ensure_playing
 from bot.game.state import GameState
 from bot.game.tiles import check_sets, check_tiles, table_key, table_tiles, words
+from bot.game.trace import traced
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.text import N_, Text, say
@@ -23,26 +27,38 @@ def set_table(
     *,
     with_rack: bool = True,
     based_on: Sequence[TileSet] | None = None,
-) -> GameState:
-    """Replace the whole table (no turn passes).
+) -> tuple[GameState, tuple[int, ...]]:
+    """Replace the whole table (no turn passes). Returns the game and the players whose stored racks gave up
+    tiles the new table shows (``knowledge``: the table is the newest word; each is told in private).
 
-    ``with_rack``: the table and the player's rack must fit the deck together. A table everyone sees (a
-    group's) is checked alone: what the group reads must not tell anyone's rack, and the table everyone
-    sees is right over a rack typed earlier. ``based_on``: the table the new one was made from, which
-    must still be the table, and every tile of it must stay (a shared table laid out anew: see
-    ``check_unchanged``); None for a correction.
+    ``with_rack``: the table and the player's own rack must fit the deck together (a table of one's own). A
+    table everyone sees (a group's) is checked alone: what the group reads must not tell anyone's rack.
+    ``based_on``: the table the new one was made from, which must still be the table, and every tile of it
+    must stay (a shared table laid out anew: see ``check_unchanged``); its sets keep their numbers where they
+    stay. None for a correction, which numbers the table anew.
     """
-    ensure_running(state)
+    ensure_playing(state)
     p = active_player(state, user_id)
     table = check_sets(sets, state.rules)
     if based_on is not None:
         check_unchanged(state, based_on)
         check_kept(state, table)
+        numbers = renumber(state.numbers, traced(state.table, table, state.rules).kept_from)
+        table, numbers = in_order(table, numbers)
+    else:
+        numbers = tuple(range(1, len(table) + 1))
     if with_rack:
         check_tiles(state.rules, say("the table and your rack"), table_tiles(table).elements(), p.rack)
     else:
         check_tiles(state.rules, say("the table"), table_tiles(table).elements())
-    return replace(state, table=table)
+    after = replace(state, table=table, numbers=numbers, adding=None)
+    check_room(after)
+    return reconcile(after, keep=[user_id] if with_rack else [])
+
+
+def same_table(state: GameState, sets: Sequence[TileSet]) -> bool:
+    """The table typed is the table as it lies (its sets in any order): nothing to record."""
+    return table_key(sets) == table_key(state.table)
 
 
 def is_play(state: GameState, new_table: Sequence[TileSet], *, fix: bool) -> bool:

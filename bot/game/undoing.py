@@ -12,14 +12,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game import errors
-from bot.game.state import EventKind, EventRecord
-from solver.text import N_
+from bot.game.history import Diff
+from bot.game.knowledge import reconcile
+from bot.game.racks import check_room
+from bot.game.state import EventKind, EventRecord, GameState
+from bot.game.tiles import check_tiles, table_tiles
+from solver.text import N_, say
 
 #: The joining that seated a game's creator as the game began: part of starting the game, not a change
 #: /undo takes back (in a private chat there is no /join, and undoing it locked the player out).
 SEAT_WITH_GAME = "with_game"
 #: Changes only their owner may take back: what they say is private.
-PRIVATE_KINDS = frozenset({EventKind.RACK_SET, EventKind.TILES_DRAWN})
+PRIVATE_KINDS = frozenset({EventKind.RACK_SET, EventKind.TILES_NAMED})
 
 
 def owner(event: EventRecord) -> int | None:
@@ -66,3 +70,26 @@ def check_may_undo(event: EventRecord, user_id: int, *, confirmed: bool) -> None
 
 def _undoable(e: EventRecord) -> bool:
     return e.kind.undoable and not e.undone and not e.detail.get(SEAT_WITH_GAME)
+
+
+def check_after_undo(state: GameState, back: Diff) -> tuple[GameState, tuple[int, ...]]:
+    """An undo out of order must not conjure tiles: the table it brings back fits the deck alone, the racks'
+    counts fit beside it, and a rack it gives back is the newest word about its tiles (``knowledge``: older
+    racks of others give them up; a rack given back that the table cannot hold is refused).
+
+    Returns the game and the players whose racks gave up tiles (each is told in private).
+    """
+    table = list(table_tiles(state.table).elements())
+    if "table" in back.get("game", {}):
+        check_tiles(state.rules, say("after this undo, the table"), table)
+    check_room(state)
+    restored = set(back.get("added", {})) | {uid for uid, fields in back.get("players", {}).items() if "rack" in fields}
+    try:
+        return reconcile(state, keep=[int(uid) for uid in restored])
+    except errors.TooManyTiles:  # which tiles would tell the rack
+        raise errors.TooManyTiles(
+            N_(
+                "after this undo, the table and a rack would hold more tiles than the deck has; "
+                "undo the later changes first"
+            )
+        ) from None

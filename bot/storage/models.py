@@ -1,4 +1,6 @@
-"""The tables: games, their players, their history, and private-chat links.
+"""The tables: games, their players (with their scores), their history, private-chat ties, the questions asked
+with buttons, the inbox of updates (deliveries, claims), Telegram's flood budget (paces), and each chat's
+language.
 
 Tiles, sets and rules are JSON in canonical notation (see ``codec``), and only
 portable SQL types and constraints are used, so the same models (and the
@@ -86,6 +88,15 @@ class Game(Base):
     ended_at: Mapped[datetime | None]
     #: The group's name when the game began, so a private reply about it can say which group it is
     title: Mapped[str | None] = mapped_column(String(128))
+    #: each set's number, beside ``table_sets`` (a set keeps its number until it is broken up)
+    table_numbers: Mapped[list[Any]]
+    #: the play that may still grow in the same turn: its player, the table its turn began from, an opening?
+    adding: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: turns passed in a row on an empty pool
+    passes: Mapped[int] = mapped_column(Integer)
+    #: how the game came to its end (out, blocked, stopped), while the racks are told and once scored
+    finish: Mapped[str | None] = mapped_column(String(8))
+    winner_user_id: Mapped[int | None] = mapped_column(BigInteger)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan", lazy="raise"
@@ -109,7 +120,8 @@ class Game(Base):
 
 
 class Player(Base):
-    """A user's seat in a game; ``rack`` is private to that user."""
+    """A user's seat in a game; ``rack`` is private to that user. A chat's ended games' ``score`` columns are
+    its running totals."""
 
     __tablename__ = "players"
 
@@ -123,6 +135,14 @@ class Player(Base):
     tiles_played: Mapped[int] = mapped_column(Integer)
     active: Mapped[bool] = mapped_column(Boolean)
     joined_at: Mapped[datetime]
+    #: the tiles on the rack at the table (``rack`` holds those the bot knows)
+    rack_size: Mapped[int] = mapped_column(Integer)
+    #: tiles drawn in the group and not yet named in private
+    unnamed: Mapped[int] = mapped_column(Integer)
+    #: the rack was told for the final score
+    declared: Mapped[bool] = mapped_column(Boolean)
+    #: the points the game gave this player, once scored
+    score: Mapped[int | None] = mapped_column(Integer)
 
     game: Mapped[Game] = relationship(back_populates="players", lazy="raise")
 

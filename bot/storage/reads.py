@@ -21,7 +21,13 @@ _GAME = Game.__table__
 _PLAYER = Player.__table__
 _LINK = Link.__table__
 #: the player columns ``rows.player_state`` reads (none shares a name with a game column)
-_PLAYER_COLUMNS = [_PLAYER.c[name] for name in ("user_id", "name", "seat", "rack", "melded", "tiles_played", "active")]
+_PLAYER_COLUMNS = [
+    _PLAYER.c[name]
+    for name in (
+        "user_id", "name", "seat", "rack", "melded", "tiles_played", "active", "rack_size", "unnamed", "declared",
+        "score",
+    )
+]  # fmt: skip
 
 
 def games_where(*conditions: ColumnElement[bool]) -> Select[Any]:

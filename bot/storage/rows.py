@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.game.codec import decode_rules, decode_table, decode_tiles
+from bot.game.codec import decode_adding, decode_rules, decode_table, decode_tiles
 from bot.game.history import Snapshot
-from bot.game.state import EventKind, EventRecord, GameState, GameStatus, PlayerState
+from bot.game.state import EventKind, EventRecord, Finish, GameState, GameStatus, PlayerState
 from bot.storage.models import Event, Game, Player
 
 
@@ -27,6 +27,10 @@ def player_state(row: Any) -> PlayerState:
         melded=row.melded,
         tiles_played=row.tiles_played,
         active=row.active,
+        rack_size=row.rack_size,
+        unnamed=row.unnamed,
+        declared=row.declared,
+        score=row.score,
     )
 
 
@@ -46,6 +50,11 @@ def game_state(row: Any, players: Sequence[PlayerState]) -> GameState:
         created_at=row.created_at,
         ended_at=row.ended_at,
         title=row.title,
+        numbers=tuple(row.table_numbers),
+        adding=decode_adding(row.adding, rules),
+        passes=row.passes,
+        finish=Finish(row.finish) if row.finish is not None else None,
+        winner=row.winner_user_id,
     )
 
 
@@ -54,6 +63,11 @@ def write(row: Game, snap: Snapshot, now: datetime) -> None:
     row.status = snap["status"]
     row.turn_user_id = snap["turn"]
     row.table_sets = [list(s) for s in snap["table"]]
+    row.table_numbers = list(snap["numbers"])
+    row.adding = snap["adding"]
+    row.passes = snap["passes"]
+    row.finish = snap["finish"]
+    row.winner_user_id = snap["winner"]
     row.ended_at = datetime.fromisoformat(snap["ended_at"]) if snap["ended_at"] else None
     row.updated_at = now
     row.version = row.version + 1
@@ -72,6 +86,10 @@ def write(row: Game, snap: Snapshot, now: datetime) -> None:
         p.melded = values["melded"]
         p.tiles_played = values["tiles_played"]
         p.active = values["active"]
+        p.rack_size = values["rack_size"]
+        p.unnamed = values["unnamed"]
+        p.declared = values["declared"]
+        p.score = values["score"]
 
 
 def record_of(row: Event, undone: bool) -> EventRecord:

@@ -30,19 +30,21 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.game import ending, errors, plays, racks, seats, table, tiles
+from bot.game import ending, errors, invariants, plays, position, racks, seats, table, turns
 from bot.game import history as changes
 from bot.game.codec import encode_rules, encode_tiles
 from bot.game.state import (
+    Changed,
     EventKind,
     EventRecord,
-    GameResult,
     GameState,
     GameStatus,
     Played,
     Undone,
 )
-from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_may_undo, undo_choice
+from bot.game.trace import Trace
+from bot.game.turns import Drawn
+from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_after_undo, check_may_undo, undo_choice
 from bot.storage import inbox, reads
 from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
@@ -175,11 +177,13 @@ class GameService:
         rules: Rules = STANDARD,
         *,
         join_as: str | None = None,
+        seated: Sequence[tuple[int, str]] = (),
         replace: bool = False,
         title: str | None = None,
         answering: str | None = None,
     ) -> GameState:
-        """Start a game in ``chat_id``; ``join_as`` seats the creator under that name.
+        """Start a game in ``chat_id``; ``join_as`` seats the creator under that name, ``seated`` seats these
+        players (id, name) in this order (a new game with the same players).
 
         A running game in the chat is an error, unless ``replace`` ends it first
         (in the same transaction, with its scores in its history).
@@ -197,7 +201,7 @@ class GameService:
                 if old is not None:
                     if not replace:
                         raise errors.GameAlreadyRunning(N_("a game is already running in this chat; /end it first"))
-                    await self._apply(session, old, user_id, EventKind.GAME_ENDED, self._ending, now)
+                    await self._apply(session, old, user_id, EventKind.GAME_ENDED, self._closing(user_id), now)
                     await session.flush()
                 row = Game(
                     chat_id=chat_id,
@@ -211,6 +215,11 @@ class GameService:
                     updated_at=now,
                     ended_at=None,
                     title=title[:128] if title else None,
+                    table_numbers=[],
+                    adding=None,
+                    passes=0,
+                    finish=None,
+                    winner_user_id=None,
                     players=[],
                 )
                 session.add(row)
@@ -219,6 +228,9 @@ class GameService:
                 if join_as is not None:
                     joining = self._joining(user_id, join_as, with_game=True)
                     await self._apply(session, row, user_id, EventKind.PLAYER_JOINED, joining, now)
+                for uid, name in seated:
+                    joining = self._joining(uid, name, with_game=True)
+                    await self._apply(session, row, uid, EventKind.PLAYER_JOINED, joining, now)
                 await session.flush()
                 return state_of(row)
 
@@ -227,16 +239,32 @@ class GameService:
             except IntegrityError:
                 raise errors.GameAlreadyRunning(N_("a game is already running in this chat; /end it first")) from None
 
-    async def end_game(self, game_id: int, user_id: int, *, answering: str | None = None) -> GameResult:
-        """End the game; the result has the points left on each rack."""
+    async def end_game(self, game_id: int, user_id: int, *, answering: str | None = None) -> GameState:
+        """``/end``: a game still played stops, and waits for the tiles left on the racks (``declare``); a game
+        waiting for them, or with one player, is closed and scored with what is known (``bot.game.ending``)."""
+
+        def steps(state: GameState) -> list[tuple[EventKind, Step]]:
+            if ending.stops(state):
+                stopping: Step = lambda s: (ending.stop(s, user_id, self.clock()), {})  # noqa: E731
+                return [(EventKind.GAME_STOPPED, stopping)]
+            return [(EventKind.GAME_ENDED, self._closing(user_id))]
+
+        _, after = await self._changes(game_id, user_id, steps, answering=answering)
+        return after
+
+    async def declare(
+        self, game_id: int, user_id: int, tiles: Sequence[Tile], *, answering: str | None = None
+    ) -> Changed:
+        """The tiles left on the user's rack at the end of the game; the last rack told scores it."""
+        trimmed: tuple[int, ...] = ()
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
-                seats.active_player(state, user_id)
-            return self._ending(state)
+            nonlocal trimmed
+            after, trimmed = ending.declare(state, user_id, tiles, self.clock())
+            return after, {"tiles": len(tiles)}
 
-        before, after = await self._change(game_id, user_id, EventKind.GAME_ENDED, step, answering=answering)
-        return GameResult(after, ending.scores(before))
+        _, after = await self._change(game_id, user_id, EventKind.RACK_DECLARED, step, answering=answering)
+        return Changed(after, trimmed)
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> GameState | None:
         """Follow a chat that got a new id (a group that became a supergroup): its games move along.
@@ -365,48 +393,67 @@ class GameService:
 
     async def set_rack(
         self, game_id: int, user_id: int, tiles: Sequence[Tile], *, answering: str | None = None
-    ) -> GameState:
-        """Replace the user's rack (the table plus the rack must fit in the deck). ``answering``: the question
-        (``ask``) this change answers, taken in the same transaction."""
-        racking = _racking(user_id, tiles)
+    ) -> Changed:
+        """Replace the user's rack (``bot.game.racks.set_rack``). ``answering``: the question (``ask``) this
+        change answers, taken in the same transaction."""
+        racking, told = _racking(user_id, tiles)
         _, after = await self._change(game_id, user_id, EventKind.RACK_SET, racking, answering=answering)
-        return after
+        return Changed(after, told())
 
     async def draw(
-        self, game_id: int, user_id: int, tiles: Sequence[Tile], *, answering: str | None = None
-    ) -> GameState:
-        """Add drawn tiles to the user's rack (the turn does not move; /pass does that). ``answering``: as for
-        ``set_rack``."""
+        self,
+        game_id: int,
+        user_id: int,
+        tiles: Sequence[Tile] = (),
+        *,
+        player: int | None = None,
+        out_of_turn: bool = False,
+        answering: str | None = None,
+    ) -> Drawn:
+        """A draw that ends ``player``'s turn (default: ``user_id``, who tells it), or the naming of tiles drawn
+        in the group (``bot.game.turns``: which it is, the core says). ``answering``: as for ``set_rack``."""
+        drawer = player if player is not None else user_id
+        drawn: Drawn | None = None
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            return racks.draw(state, user_id, tiles), {"tiles": len(tiles)}
+            nonlocal drawn
+            drawn = turns.told_draw(state, drawer, tiles, out_of_turn=out_of_turn)
+            detail: dict[str, Any] = {"tiles": drawn.count or len(tiles), "player": drawer}
+            if drawn.skipped:
+                detail["skipped"] = list(drawn.skipped)
+            return drawn.state, detail
 
-        _, after = await self._change(game_id, user_id, EventKind.TILES_DRAWN, step, answering=answering)
-        return after
+        def steps(state: GameState) -> list[tuple[EventKind, Step]]:
+            if turns.names_drawn(state, drawer, tiles):
+                return [(EventKind.TILES_NAMED, step)]
+            return [(EventKind.TURN_PASSED if state.pool == 0 else EventKind.TILES_DRAWN, step)]
+
+        _, after = await self._changes(game_id, user_id, steps, answering=answering)
+        assert drawn is not None
+        return replace(drawn, state=after)
 
     async def set_position(
         self, game_id: int, user_id: int, *, rack: Sequence[Tile] | None = None, table: Sequence[TileSet] | None = None
-    ) -> GameState:
-        """Replace the rack and/or the table in one transaction ("rack: …" and "table: …" in one message).
-
-        Each part is its own event (undo takes them back one at a time), in an order whose states in between
-        fit the deck: when the new table holds tiles of the old rack, the rack is emptied first.
-        """
+    ) -> Changed:
+        """Replace the rack and/or the table in one transaction ("rack: …" and "table: …" in one message): each
+        part is its own event (undo takes them back one at a time), in the order the game core gives."""
+        told: list[Callable[[], tuple[int, ...]]] = []
 
         def steps(state: GameState) -> list[tuple[EventKind, Step]]:
             out: list[tuple[EventKind, Step]] = []
-            if table is not None:
-                me = seats.active_player(state, user_id)
-                laid = tiles.table_tiles(table)
-                if rack is not None and any(laid[t] + me.rack.count(t) > state.rules.copies_of(t) for t in me.rack):
-                    out.append((EventKind.RACK_SET, _racking(user_id, ())))
-                out.append((EventKind.TABLE_SET, _tabling(user_id, table)))
-            if rack is not None:
-                out.append((EventKind.RACK_SET, _racking(user_id, rack)))
+            for part in position.order(state, user_id, rack, table):
+                if part is position.Part.TABLE:
+                    assert table is not None
+                    step, got = _tabling(user_id, table)
+                    out.append((EventKind.TABLE_SET, step))
+                else:
+                    step, got = _racking(user_id, () if part is position.Part.EMPTY_RACK else rack or ())
+                    out.append((EventKind.RACK_SET, step))
+                told.append(got)
             return out
 
         _, after = await self._changes(game_id, user_id, steps)
-        return after
+        return Changed(after, tuple(sorted({uid for got in told for uid in got()} - {user_id})))
 
     async def set_table(
         self,
@@ -417,16 +464,16 @@ class GameService:
         with_rack: bool = True,
         based_on: Sequence[TileSet] | None = None,
         answering: str | None = None,
-    ) -> GameState:
+    ) -> Changed:
         """Replace the whole table: not a play (no turn passes); a correction unless ``based_on``.
 
         ``with_rack`` False checks the table alone against the deck, not with the user's rack (a table
         everyone sees); ``based_on`` is the table the new one was made from: it must still be the table,
         and none of its tiles may go (see ``table.set_table``). ``answering``: as for ``set_rack``.
         """
-        tabling = _tabling(user_id, sets, with_rack=with_rack, based_on=based_on)
+        tabling, told = _tabling(user_id, sets, with_rack=with_rack, based_on=based_on)
         _, after = await self._change(game_id, user_id, EventKind.TABLE_SET, tabling, answering=answering)
-        return after
+        return Changed(after, told())
 
     async def record_play(
         self,
@@ -435,24 +482,30 @@ class GameService:
         table: Sequence[TileSet],
         *,
         player: int | None = None,
+        trace: Trace | None = None,
         based_on: Sequence[TileSet] | None = None,
         out_of_turn: bool = False,
         opening_waived: bool = False,
+        rack_after: Sequence[Tile] | None = None,
         answering: str | None = None,
     ) -> Played:
         """Record that ``player`` (default: ``user_id``, who records it) put tiles down, leaving ``table`` as
         the whole new table. The game core decides what it means (``bot.game.plays.play``): every old tile
         stays, a first play is an initial meld unless ``opening_waived``, and a play on someone else's turn
-        needs ``out_of_turn``. ``based_on``: the table ``table`` was worked out from, which must still be it.
+        needs ``out_of_turn``. ``trace``: where each tile came from, as the play was read. ``based_on``: the
+        table ``table`` was worked out from, which must still be it. ``rack_after``: the recorder's own rack as
+        they typed it with the play, set in the same change (``bot.game.position``).
         """
         return await self._play(
             game_id,
             user_id,
             player if player is not None else user_id,
             lambda state: tuple(table),
+            trace=trace,
             based_on=based_on,
             out_of_turn=out_of_turn,
             opening_waived=opening_waived,
+            rack_after=rack_after,
             answering=answering,
         )
 
@@ -472,9 +525,11 @@ class GameService:
             user_id,
             player if player is not None else user_id,
             lambda state: (*state.table, *sets),
+            trace=None,
             based_on=None,
             out_of_turn=out_of_turn,
             opening_waived=opening_waived,
+            rack_after=None,
             answering=None,
         )
 
@@ -493,7 +548,7 @@ class GameService:
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal played
-            played = plays.apply_suggestion(state, user_id, solution, out_of_turn=out_of_turn)
+            played = plays.apply_suggestion(state, user_id, solution, out_of_turn=out_of_turn, now=self.clock())
             return played.state, _play_detail(played)
 
         _, after = await self._change(game_id, user_id, EventKind.SUGGESTION_APPLIED, step, answering=answering)
@@ -509,15 +564,21 @@ class GameService:
         _, after = await self._change(game_id, user_id, EventKind.MELD_MARKED, step)
         return after
 
-    async def pass_turn(self, game_id: int, user_id: int) -> GameState:
-        """The turn goes to the next player in seat order."""
+    async def pass_turn(
+        self, game_id: int, user_id: int, *, player: int | None = None, out_of_turn: bool = False
+    ) -> Drawn:
+        """A turn without a play on an empty pool (``bot.game.turns.pass_turn``)."""
+        passer = player if player is not None else user_id
+        drawn: Drawn | None = None
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-            after = seats.pass_turn(state, user_id)
-            return after, {"from": state.turn, "to": after.turn}
+            nonlocal drawn
+            drawn = turns.pass_turn(state, passer, out_of_turn=out_of_turn)
+            return drawn.state, {"from": state.turn, "to": drawn.state.turn, "player": passer}
 
         _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step)
-        return after
+        assert drawn is not None
+        return replace(drawn, state=after)
 
     async def undo_choice(self, game_id: int, user_id: int) -> UndoChoice:
         """What ``/undo`` by this user may take back (``bot.game.undoing``): their own last change, and a
@@ -613,23 +674,28 @@ class GameService:
         player: int,
         table_of: Callable[[GameState], Sequence[TileSet]],
         *,
+        trace: Trace | None,
         based_on: Sequence[TileSet] | None,
         out_of_turn: bool,
         opening_waived: bool,
+        rack_after: Sequence[Tile] | None,
         answering: str | None,
     ) -> Played:
         played: Played | None = None
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal played
-            played = plays.play(
+            played = position.play_with_rack(
                 state,
                 user_id,
                 player,
                 table_of(state),
+                trace=trace,
                 based_on=based_on,
                 out_of_turn=out_of_turn,
                 opening_waived=opening_waived,
+                rack_after=rack_after,
+                now=self.clock(),
             )
             return played.state, _play_detail(played)
 
@@ -651,9 +717,14 @@ class GameService:
 
         return step
 
-    def _ending(self, state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after, scores = ending.end(state, self.clock())
-        return after, {"scores": [{"user_id": s.user_id, "points_left": s.points_left} for s in scores]}
+    def _closing(self, user_id: int) -> Step:
+        """The step that closes a game now, scored with what is known (``ending.close``)."""
+
+        def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+            after = ending.close(state, user_id, self.clock())
+            return after, {"scores": [{"user_id": s.user_id, "score": s.score} for s in ending.scores(after)]}
+
+        return step
 
     async def _change(
         self, game_id: int, user_id: int, kind: EventKind, step: Step, *, answering: str | None = None
@@ -692,6 +763,7 @@ class GameService:
     ) -> tuple[GameState, GameState]:
         before = state_of(row)
         after, detail = step(before)
+        invariants.check(after)  # a change that would leave the record untrue is refused, never stored
         old, new = changes.snapshot(before), changes.snapshot(after)
         change = changes.diff(old, new)
         if not change:
@@ -717,56 +789,29 @@ class GameService:
             check_may_undo(record, user_id, confirmed=confirmed)
         target = await session.get_one(Event, record.id)
         kind = EventKind(target.kind)
-        if not state.running and kind is not EventKind.GAME_ENDED:
+        back = changes.reverse(target.diff)
+        reopens = back.get("game", {}).get("status", [None, None])[1] == GameStatus.RUNNING.value
+        if not state.running and not reopens:
             raise errors.GameOver(N_("this game has ended; /new starts another"))
-        if kind is EventKind.GAME_ENDED:
+        if reopens:
             other = await self._running_row(session, row.chat_id)
             if other is not None:
                 raise errors.GameAlreadyRunning(N_("another game is running in this chat now; the old one stays ended"))
-        back = changes.reverse(target.diff)
         current = changes.snapshot(state)
         clash = changes.conflicts(current, back)
         if clash:
             raise errors.UndoConflict(await self._clash_message(session, state, target, clash))
         after = changes.restore(state, changes.apply(current, back))
-        self._check_after_undo(after, back)
-        seated = seats.turn_to_a_seat(after, state)
-        if seated is not after:  # the undo took away the seat whose turn it was: the turn goes on from it
-            after, back = seated, changes.diff(current, changes.snapshot(seated))
+        after, _trimmed = check_after_undo(after, back)
+        after = seats.turn_to_a_seat(after, state)
+        invariants.check(after)
+        back = changes.diff(current, changes.snapshot(after))
         now = self.clock()
         write(row, changes.snapshot(after), now)
         detail = {"kind": kind.value, "by": target.user_id}
         session.add(self._event(game_id, EventKind.UNDONE, user_id, now, detail, back, undoes=target.id))
         await session.flush()
         return Undone(record_of(target, undone=True), state_of(row))
-
-    @staticmethod
-    def _check_after_undo(state: GameState, back: changes.Diff) -> None:
-        """An undo out of order must not conjure tiles: re-check the table it brings back, and every rack.
-
-        A rack the undo leaves as it was is not checked with a table it brings back: a shared table is
-        changed without the racks (``table.set_table``), so a rack typed earlier may be out of date, and
-        that must neither block the undo nor be told where others read the answer.
-        """
-        table = list(tiles.table_tiles(state.table).elements())
-        if "table" in back.get("game", {}):
-            tiles.check_tiles(state.rules, say("after this undo, the table"), table)
-        changed = set(back.get("added", {})) | {
-            uid for uid, fields in back.get("players", {}).items() if "rack" in fields
-        }
-        for uid in sorted(changed):
-            p = state.player(int(uid))
-            if p is not None and p.active:
-                try:
-                    tiles.check_tiles(state.rules, Text(""), table, p.rack)
-                except errors.TooManyTiles:  # which tiles would tell the rack
-                    raise errors.TooManyTiles(
-                        N_(
-                            "after this undo, the table and {name}'s rack would hold more tiles than the deck has; "
-                            "undo the later changes first"
-                        ),
-                        name=p.name,
-                    ) from None
 
     async def _clash_message(self, session: AsyncSession, state: GameState, target: Event, clash: set[str]) -> Text:
         """Why ``target`` cannot be undone: the later change that touched the same things, if one did. A whole
@@ -912,25 +957,30 @@ def _no_game() -> errors.NoGame:
     return errors.NoGame(N_("no game is running in this chat; /new starts one"))
 
 
-def _racking(user_id: int, tiles: Sequence[Tile]) -> Step:
-    """The step that replaces a rack."""
+def _racking(user_id: int, tiles: Sequence[Tile]) -> tuple[Step, Callable[[], tuple[int, ...]]]:
+    """The step that replaces a rack, and what tells the players whose older racks gave tiles up to it."""
+    trimmed: tuple[int, ...] = ()
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        return racks.set_rack(state, user_id, tiles), {"tiles": len(tiles)}
+        nonlocal trimmed
+        after, trimmed = racks.set_rack(state, user_id, tiles)
+        return after, {"tiles": len(tiles)}
 
-    return step
+    return step, lambda: trimmed
 
 
 def _tabling(
     user_id: int, sets: Sequence[TileSet], *, with_rack: bool = True, based_on: Sequence[TileSet] | None = None
-) -> Step:
-    """The step that replaces the table (see ``table.set_table``)."""
+) -> tuple[Step, Callable[[], tuple[int, ...]]]:
+    """The step that replaces the table (see ``table.set_table``), and the players whose racks gave tiles up."""
+    trimmed: tuple[int, ...] = ()
 
     def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
-        after = table.set_table(state, user_id, sets, with_rack=with_rack, based_on=based_on)
+        nonlocal trimmed
+        after, trimmed = table.set_table(state, user_id, sets, with_rack=with_rack, based_on=based_on)
         return after, {"table": [str(s) for s in after.table]}
 
-    return step
+    return step, lambda: trimmed
 
 
 def _overlaps(keys: Iterable[str], clash: Iterable[str]) -> bool:

@@ -193,3 +193,35 @@ def parse_language(data: str, known: Iterable[str]) -> str | None:
     """The language a /language button chooses, if the bot speaks it."""
     m = _LANGUAGE.match(data)
     return m.group(1) if m is not None and m.group(1) in known else None
+
+
+# --- a group game's turn and end (shared): d:<game> I drew, r:<game> my rack left, s:<game> same players,
+# c:<game> the scores -------------------------------------------------------------------------------------
+
+_GAME_BUTTON = re.compile(r"^([drsc]):(\d{1,19})$")
+DREW = "d"
+RACK_LEFT = "r"
+SAME_PLAYERS = "s"
+SCORES = "c"
+GAME_BUTTON_PATTERN = r"^[drsc]:\d"
+
+
+@dataclass(frozen=True, slots=True)
+class GameButton:
+    """A group game's button: what it does (``DREW``, ``RACK_LEFT``, ``SAME_PLAYERS``, ``SCORES``) and its game."""
+
+    action: str
+    game_id: int
+
+
+def game_button(action: str, game_id: int) -> str:
+    assert action in (DREW, RACK_LEFT, SAME_PLAYERS, SCORES), action
+    return _fits(f"{action}:{game_id}")
+
+
+def parse_game_button(data: str, tapped_in: ChatKind) -> GameButton | None:
+    """A group game's button, good only in a group (``SCORES`` anywhere)."""
+    m = _GAME_BUTTON.match(data)
+    if m is None or (tapped_in is not SHARED and m.group(1) != SCORES):
+        return None
+    return GameButton(m.group(1), int(m.group(2)))

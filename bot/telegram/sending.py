@@ -208,23 +208,28 @@ async def post_to_game_chat(
     state: GameState,
     caption: str | Callable[[], str],
     photo: bytes | Callable[[], Awaitable[bytes]] | None = None,
+    markup: Callable[[], InlineKeyboardMarkup | None] | None = None,
 ) -> None:
-    """Tell the game's group (from a private chat): a picture with a caption, or just text. A caption or a
-    picture still to make is made in the group's language (the one it chose, else the sender's)."""
+    """Tell the game's group (from a private chat): a picture with a caption, or just text, with buttons made
+    by ``markup``. A caption, picture or buttons still to make are made in the group's language (the one it
+    chose, else the sender's)."""
     chat_id = state.chat_id
     with speaking(await language_there(context, chat_id)):
         text = caption() if callable(caption) else caption
         picture = await photo() if callable(photo) else photo
-        await _post(context, chat_id, text, picture)
+        buttons = markup() if markup is not None else None
+        await _post(context, chat_id, text, picture, buttons)
 
 
-async def _post(context: BotContext, chat_id: int, caption: str, photo: bytes | None) -> None:
+async def _post(
+    context: BotContext, chat_id: int, caption: str, photo: bytes | None, markup: InlineKeyboardMarkup | None
+) -> None:
     for _attempt in range(2):
         try:
             if photo is None:
-                await context.bot.send_message(chat_id, caption)
+                await context.bot.send_message(chat_id, caption, reply_markup=markup)
             else:
-                await context.bot.send_photo(chat_id, photo, caption=caption)
+                await context.bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup)
             return
         except ChatMigrated as moved:
             await deps(context).service.move_chat(chat_id, moved.new_chat_id)

@@ -1,8 +1,8 @@
-"""The tile keyboard: ``/rack`` or ``/draw`` alone opens buttons to tap the tiles instead of typing them.
+"""The tile keyboard: ``/rack``, ``/draw`` or ``/left`` alone opens buttons to tap the tiles instead of typing them.
 
 The tiles tapped so far are kept in the database (a question, ``GameService.amend_question``), not in this
 process, so any bot process can take the next tap; the message's text shows them, edited in place after each
-tap. Done stores them through the same service call as typing ``/rack …`` or ``/draw …``, answering the
+tap. Done stores them through the same steps as typing ``/rack …``, ``/draw …`` or ``/left …``, answering the
 question in the same transaction: a second Done (or a tap after it) finds it gone and changes nothing.
 """
 
@@ -19,9 +19,13 @@ from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
+from bot.telegram import notices
+from bot.telegram.drawing import record_draw
+from bot.telegram.ending import tell_left
 from bot.telegram.games import seat_of, speaker
+from bot.telegram.keys import KEYS
 from bot.telegram.runtime.deps import deps
-from bot.telegram.sending import label, say
+from bot.telegram.sending import label
 from bot.telegram.words import keyboard, replies, texts
 from bot.telegram.words import rules as rule_words
 from solver.deck import DeckError, check_deck
@@ -29,23 +33,8 @@ from solver.errors import RummikubError
 from solver.notation import parse_tiles
 from solver.tiles import Tile
 
-#: The questions' kind in the ``choices`` table
-KEYS = "keys"
 #: More tiles than this are not taken by taps (a whole deck is 106; no rack comes near)
 MOST_TILES = 60
-
-
-async def open_keyboard(update: Update, context: BotContext, state: GameState, mode: str, before: str = "") -> None:
-    """Send the keyboard for ``mode`` (``keyboard.RACK`` or ``keyboard.DRAW``), its tiles kept as a question."""
-    chat, user = speaker(update)
-    if not keyboard.fits(state.rules):
-        example = (
-            rule_words.example_tiles(state.rules) if mode == keyboard.RACK else rule_words.example_draw(state.rules)
-        )
-        raise RummikubError(keyboard.TOO_MANY_KEYS, mode=mode, example=example)
-    payload = {"chat": chat.id, "may_answer": [user.id], "mode": mode, "tiles": []}
-    token = await deps(context).service.ask(state.id, user.id, KEYS, payload)
-    await say(update, context, keyboard.text(mode, [], state.rules, before), keyboard.markup(token, state.rules))
 
 
 @guarded
@@ -64,7 +53,7 @@ async def tapped(update: Update, context: BotContext) -> None:
         raise RummikubError(keyboard.GONE, mode="rack") from None
     payload = question.payload
     mode = payload.get("mode")
-    if question.kind != KEYS or payload.get("chat") != chat.id or mode not in (keyboard.RACK, keyboard.DRAW):
+    if question.kind != KEYS or payload.get("chat") != chat.id or mode not in keyboard.MODES:
         raise RummikubError(texts.STALE_BUTTON)
     if user.id not in payload.get("may_answer", []):
         raise RummikubError(keyboard.NOT_YOURS)
@@ -104,24 +93,29 @@ def _addable(name: str, tiles: list[Tile], state: GameState, user_id: int, mode:
 async def _done(
     update: Update, context: BotContext, state: GameState, mode: str, token: str, tiles: list[Tile]
 ) -> None:
-    """Store the tiles as ``/rack …`` or ``/draw …`` would, answering the keyboard's question once."""
+    """Store the tiles as ``/rack …``, ``/draw …`` or ``/left …`` would, answering the keyboard's question once."""
     query = update.callback_query
     assert query is not None
-    _chat, user = speaker(update)
+    chat, user = speaker(update)
     if not tiles:
         raise RummikubError(keyboard.EMPTY_DONE[mode], example=rule_words.example_tiles(state.rules))
     service = deps(context).service
     try:
         if mode == keyboard.RACK:
-            state = await service.set_rack(state.id, user.id, tiles, answering=token)
-            answer = replies.rack_answer(seat_of(state, user), state.rules)
+            changed = await service.set_rack(state.id, user.id, tiles, answering=token)
+            await query.answer()
+            await _show(update, context, replies.rack_answer(seat_of(changed.state, user), state.rules), None, state)
+            await notices.racks_trimmed(context, changed.state, changed.trimmed)
+        elif mode == keyboard.DRAW:
+            await record_draw(context, chat, user, state, tiles, answering=token)
+            await query.answer()
+            await _show(update, context, keyboard.text(mode, tiles, state.rules), None, state)
         else:
-            state = await service.draw(state.id, user.id, tiles, answering=token)
-            answer = replies.draw_answer(tiles, seat_of(state, user), state.rules)
+            await tell_left(context, chat, user, state, tiles, answering=token)
+            await query.answer()
+            await _show(update, context, keyboard.text(mode, tiles, state.rules), None, state)
     except AlreadyAnswered:
         raise RummikubError(keyboard.GONE, mode=mode) from None
-    await query.answer()
-    await _show(update, context, answer, None, state)
 
 
 async def _show(update: Update, context: BotContext, text: str, token: str | None, state: GameState) -> None:

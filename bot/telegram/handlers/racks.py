@@ -1,4 +1,4 @@
-"""/rack and /draw: a player's hidden tiles, set only in a private chat.
+"""/rack: a player's hidden tiles, set only in a private chat.
 
 Typed in a group, a rack is neither stored nor echoed: the bot tries to delete
 the message (it can when it is an admin) and answers with the button that
@@ -17,7 +17,8 @@ from bot.game.state import GameState
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
-from bot.telegram.handlers.keyboard import open_keyboard
+from bot.telegram import notices
+from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
@@ -71,21 +72,6 @@ async def rack(update: Update, context: BotContext) -> None:
         await open_keyboard(update, context, state, keyboard.RACK, replies.rack_text(me, state.rules))
         return
     tiles = parse_tiles(text, state.rules)
-    state = await deps(context).service.set_rack(state.id, user.id, tiles)
-    await say(update, context, replies.rack_answer(seat_of(state, user), state.rules))
-
-
-@guarded
-async def draw(update: Update, context: BotContext) -> None:
-    """/draw 7B: tiles drawn go onto the rack; /draw alone opens the tile keyboard."""
-    found = await _in_private(update, context)
-    if found is None:
-        return
-    state, user, text = found
-    if not text:
-        seat_of(state, user)
-        await open_keyboard(update, context, state, keyboard.DRAW)
-        return
-    tiles = parse_tiles(text, state.rules)
-    state = await deps(context).service.draw(state.id, user.id, tiles)
-    await say(update, context, replies.draw_answer(tiles, seat_of(state, user), state.rules))
+    changed = await deps(context).service.set_rack(state.id, user.id, tiles)
+    await say(update, context, replies.rack_answer(seat_of(changed.state, user), changed.state.rules))
+    await notices.racks_trimmed(context, changed.state, changed.trimmed)

@@ -14,18 +14,19 @@ from solver.text import N_
 PRIVATE = [
     ("solve", N_("the best play now, as a picture")),
     ("rack", N_("set your rack: /rack 3R 4R 5R J, or tap it in")),
-    ("draw", N_("add tiles you drew: /draw 7B, or tap them in")),
+    ("draw", N_("you drew (your turn ends): /draw 7B, or tap it in")),
     ("table", N_("set the table: /table 6R 7R 8R | 7K 7O 7R")),
     ("play", N_("record sets put down: /play 9R 10R 11R")),
     ("status", N_("the table and your rack")),
     ("undo", N_("take back your last change")),
     ("fit", N_("fewest moves to get one tile on: /fit 3R")),
-    ("meld", N_("your initial meld is made")),
-    ("pass", N_("next player's turn")),
+    ("meld", N_("your initial meld is made (a game of your own)")),
+    ("left", N_("the tiles left on your rack at the end: /left 7R 8K")),
     ("games", N_("the games you play, to switch between")),
     ("new", N_("a new game: /new meld=25 jokers=1")),
     ("rules", N_("this game's rules")),
-    ("end", N_("end the game, with the points left")),
+    ("end", N_("end the game now and score it")),
+    ("scores", N_("this game's score and the totals")),
     ("language", N_("the language I speak")),
     ("help", N_("how to write tiles, all commands")),
 ]
@@ -35,19 +36,22 @@ GROUP = [
     ("join", N_("take a seat in the game")),
     ("status", N_("table, players, whose turn")),
     ("play", N_("record sets put down: /play 9R 10R 11R")),
+    ("draw", N_("you drew a tile: your turn ends")),
     ("table", N_("set the table: /table 6R 7R 8R | 7K 7O 7R")),
-    ("pass", N_("next player's turn")),
+    ("pass", N_("no play, the pool is empty: next player")),
     ("undo", N_("take back the last change")),
     ("fit", N_("fewest moves to get one tile on: /fit 3R")),
     ("rack", N_("open your private rack")),
-    ("end", N_("end the game, with the points left")),
+    ("left", N_("the tiles left on your rack at the end: /left 7R 8K")),
+    ("scores", N_("this game's score, the totals, games won")),
+    ("end", N_("end the game now and score it")),
     ("rules", N_("this game's rules")),
     ("language", N_("the language I speak in this group")),
     ("help", N_("how it works")),
 ]
 
 #: Every command the handlers answer (the menus may show fewer).
-ALL = sorted({name for name, _description in PRIVATE + GROUP} | {"start", "solve", "draw", "meld"})
+ALL = sorted({name for name, _description in PRIVATE + GROUP} | {"start", "solve", "draw", "meld", "pass"})
 
 
 def menu(commands: Sequence[tuple[str, str]], code: str) -> list[BotCommand]:

@@ -19,6 +19,9 @@ ROW = 7
 
 RACK = "rack"
 DRAW = "draw"
+#: the tiles left on the rack at the end of a game (``/left``)
+LEFT = "left"
+MODES = (RACK, DRAW, LEFT)
 
 #: What each colour's buttons show (the circles the notation also reads)
 COLOUR_MARK = {Colour.RED: "🔴", Colour.BLUE: "🔵", Colour.BLACK: "⚫", Colour.ORANGE: "🟠"}
@@ -30,11 +33,16 @@ DONE = N_("✅ Done")
 _PROMPT = {
     RACK: N_("Tap the tiles of your rack, then Done."),
     DRAW: N_("Tap the tiles you drew, then Done."),
+    LEFT: N_("Tap the tiles left on your rack, then Done."),
 }
-_SO_FAR = {RACK: N_("New rack ({n}): {tiles}"), DRAW: N_("Drawn ({n}): {tiles}")}
+_SO_FAR = {RACK: N_("New rack ({n}): {tiles}"), DRAW: N_("Drawn ({n}): {tiles}"), LEFT: N_("Left ({n}): {tiles}")}
 NOTHING_YET = N_("(none yet)")
 TOO_MANY_KEYS = N_("This game has too many different tiles for buttons; type them instead, like /{mode} {example}")
-EMPTY_DONE = {RACK: N_("Tap your tiles first (or type /rack {example})"), DRAW: N_("Tap the tiles you drew first")}
+EMPTY_DONE = {
+    RACK: N_("Tap your tiles first (or type /rack {example})"),
+    DRAW: N_("Tap the tiles you drew first"),
+    LEFT: N_("Tap the tiles left on your rack first (an empty rack: /left none)"),
+}
 GONE = N_("This keyboard was already used; send /{mode} again for a new one")
 NOT_YOURS = N_("This keyboard is not yours")
 NO_MORE = N_("There are only {copies} of {tile} in this game, all counted already (on the table or in your tiles)")

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.game import GameResult, GameState, PlayerState
+from bot.game import Finish, GameState, PlayerState
+from bot.game.ending import scores, waiting_for
 from bot.telegram import callbacks
 from bot.telegram.links import deep_link
 from bot.telegram.words.language import _, n_, spoken
@@ -97,7 +98,7 @@ def rack_left(solution: Solution) -> str:
 
 def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
     rack = tiles_text(solution.rack_left, solution.rules)
-    draw = _("Draw a tile: /draw {tile}, then /pass.").format(tile=example_draw(solution.rules))
+    draw = _("Draw a tile: /draw {tile} (your turn ends).").format(tile=example_draw(solution.rules))
     if solution.initial_meld:
         meld = solution.rules.initial_meld
         opening = n_(
@@ -108,7 +109,7 @@ def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
         opening = f"{opening} {draw}\n"
         if onto_table is not None:
             return opening + melded_note(onto_table)
-        return opening + _("Already made your initial meld? Send /meld, then /solve plays onto the table.")
+        return opening.rstrip("\n")
     return _("No play with your rack ({rack}).").format(rack=rack) + f" {draw}"
 
 
@@ -153,8 +154,8 @@ def melded_note(onto_table: Solution) -> str:
     return more.format(figures=figures, button=_(MELDED_BUTTON))
 
 
-def melded_noted(name: str) -> str:
-    return _("Noted: {name} has made the initial meld.").format(name=name)
+def melded_noted() -> str:
+    return _("Noted: you have made your initial meld.")
 
 
 def same_play(objective: Objective) -> str:
@@ -185,20 +186,34 @@ def game_name(state: GameState) -> str:
 
 
 def turn_line(state: GameState) -> str:
-    """Whose turn it is, when there is more than one player to take turns."""
+    """Whose turn it is, when there is more than one player to take turns, and in a group's game the tiles left
+    in the pool."""
     p = state.turn_player
-    return _("{name} to play.").format(name=p.name) if p is not None and len(state.active_players) > 1 else ""
+    if p is None or len(state.active_players) < 2 or not state.playing:
+        return ""
+    turn = _("{name} to play.").format(name=p.name)
+    return f"{turn} {pool_line(state)}" if state.is_group else turn
+
+
+def pool_line(state: GameState) -> str:
+    """ "52 tiles in the pool." (an empty pool: a turn without a play is a pass)"""
+    if state.pool == 0:
+        return _("The pool is empty: a turn without a play is a pass (/pass).")
+    return n_("{n} tile in the pool.", "{n} tiles in the pool.", state.pool).format(n=state.pool)
 
 
 def players_text(state: GameState) -> str:
-    """Seats, the count of tiles on each rack (never the tiles), whose turn it is."""
+    """Seats, the count of tiles on each rack (never the tiles), whose turn it is, the pool."""
     lines = []
     for p in state.active_players:
         arrow = " " + _("← to play") if p.user_id == state.turn else ""
         meld = _(", no meld yet") if not p.melded else ""
-        tiles = count_tiles(len(p.rack)) if p.rack_known else _("rack not set")
-        lines.append(f"{p.seat + 1}. {p.name}: {tiles}{meld}{arrow}")
-    return "\n".join(lines) or _("No players yet: /join")
+        lines.append(f"{p.seat + 1}. {p.name}: {count_tiles(p.rack_size)}{meld}{arrow}")
+    if not lines:
+        return _("No players yet: /join")
+    if state.is_group and state.playing:
+        lines.append(pool_line(state))
+    return "\n".join(lines)
 
 
 def table_header(state: GameState) -> str | None:
@@ -239,18 +254,101 @@ def draw_answer(drawn: Sequence[Tile], player: PlayerState, rules: Rules) -> str
 
 
 def won_line(name: str) -> str:
-    """What the group reads when a player's last tiles went down."""
-    return _("{name} has no tile left: {name} won! /end closes the game.").format(name=name)
+    """What is said when a player's last tiles went down."""
+    return _("{name} has no tile left: {name} wins!").format(name=name)
 
 
-def scores_text(result: GameResult) -> str:
-    known = [s for s in result.scores if s.rack_known]
-    lines = [_("Game over. Points left on each rack:") if known else _("Game over.")]
-    for i, s in enumerate(known, start=1):
-        lines.append(f"{i}. {s.name}: {count_points(s.points_left)} ({count_tiles(s.tiles_left)})")
-    unknown = [s.name for s in result.scores if not s.rack_known]
-    if unknown:
-        lines.append(_("Rack never set, so no score: {names}").format(names=", ".join(unknown)))
-    if not result.scores:
-        lines.append(_("(nobody was playing)"))
+def finish_text(state: GameState) -> str:
+    """How the game came to its end, and what it waits for now (the racks left, for the score)."""
+    winner = state.player(state.winner) if state.winner is not None else None
+    if state.finish is Finish.OUT and winner is not None:
+        head = won_line(winner.name)
+    elif state.finish is Finish.BLOCKED:
+        head = _("Nobody can play on: the pool is empty and every player passed. The lowest rack wins.")
+    else:
+        head = _("The game is stopped. The lowest rack wins.")
+    if not state.running:
+        return head
+    return f"{head}\n{waiting_line(state)}"
+
+
+def waiting_line(state: GameState) -> str:
+    """Who still has to tell the tiles left on their rack, and how."""
+    names = ", ".join(p.name for p in waiting_for(state))
+    return _(
+        "{names}: tell me the tiles left on your rack, like /left 7R 8K J (or tap below if I know your rack)."
+    ).format(names=names)
+
+
+def declared_line(player: PlayerState, rules: Rules) -> str:
+    """ "Ben has 38 points left: 7R 8K J." (told in the group at the end of a game: racks are shown then)"""
+    points = rules.rack_value(player.rack)
+    if not player.rack:
+        return _("{name} has no tile left.").format(name=player.name)
+    return _("{name} has {points} left: {tiles}.").format(
+        name=player.name, points=count_points(points), tiles=tiles_text(player.rack, rules)
+    )
+
+
+def signed(points: int) -> str:
+    """A score as the box writes it: +55, a minus sign and 38, 0."""
+    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
+
+
+def scored_text(state: GameState) -> str:
+    """A scored game: who won, each player's score by the box."""
+    rows = scores(state)
+    if not rows:
+        return _("Game over: no rack was told, so there is no score.")
+    lines = [_("Game over. {name} wins.").format(name=rows[0].name) if rows[0].won else _("Game over.")]
+    for s in rows:
+        lines.append(f"{s.name}: {signed(s.score)}")
+    unscored = [p.name for p in state.active_players if p.score is None]
+    if unscored:
+        lines.append(_("No score (rack never told): {names}").format(names=", ".join(unscored)))
+    lines.append(_("/scores shows the totals."))
     return "\n".join(lines)
+
+
+DREW_BUTTON = N_("🎴 I drew a tile")
+
+
+def turn_buttons(state: GameState) -> InlineKeyboardMarkup | None:
+    """Under a group's post that names whose turn it is: the player tells a draw with one tap."""
+    if not state.is_group or not state.playing or len(state.active_players) < 2:
+        return None
+    label = _(DREW_BUTTON) if state.pool else _("⏭ I pass (the pool is empty)")
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=callbacks.game_button(callbacks.DREW, state.id))]]
+    )
+
+
+def end_buttons(state: GameState) -> InlineKeyboardMarkup | None:
+    """Under a finished game's posts: the rack as the bot knows it, told with a tap; once scored, the scores
+    and a new game with the same players."""
+    if state.running and state.finish is not None:
+        tell = InlineKeyboardButton(
+            _("📋 My rack as you have it"), callback_data=callbacks.game_button(callbacks.RACK_LEFT, state.id)
+        )
+        return InlineKeyboardMarkup([[tell]])
+    if not state.running and state.is_group:
+        rows = [
+            [InlineKeyboardButton(_("📊 Scores"), callback_data=callbacks.game_button(callbacks.SCORES, state.id))],
+            [
+                InlineKeyboardButton(
+                    _("🔁 New game, same players"),
+                    callback_data=callbacks.game_button(callbacks.SAME_PLAYERS, state.id),
+                )
+            ],
+        ]
+        return InlineKeyboardMarkup(rows)
+    return None
+
+
+def drew_text(name: str, count: int) -> str:
+    """What the group reads of a draw (never the tile)."""
+    return n_("{name} drew a tile.", "{name} drew {n} tiles.", count).format(name=name, n=count)
+
+
+def passed_text(name: str) -> str:
+    return _("{name} passes (the pool is empty).").format(name=name)

@@ -66,6 +66,7 @@ def _parts(rules: Rules) -> list[tuple[str, str]]:
             ),
         ),
         ("meld", _meld(rules.initial_meld)),
+        ("deal", n_("{n} tile each to begin", "{n} tiles each to begin", rules.deal).format(n=rules.deal)),
         (
             "joker value",
             n_("a joker counts {n} point", "a joker counts {n} points", rules.joker_value).format(n=rules.joker_value),
