@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from solver.layout import trace_origins
 from solver.rules import Rules
 from solver.sets import TileSet
-from solver.solution import Objective, Solution
+from solver.solution import Objective, Origin, Solution
 from solver.tiles import Tile
 
 
@@ -21,6 +21,18 @@ def recorded_play(before: Sequence[TileSet], after: Sequence[TileSet], rules: Ru
     """The play that turned the table ``before`` into ``after`` (every old tile still there), as a solution."""
     kept_from = _kept_from(before, after)
     origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
+    return traced_play(before, after, origins, kept_from, rules)
+
+
+def traced_play(
+    before: Sequence[TileSet],
+    after: Sequence[TileSet],
+    origins: Sequence[Sequence[Origin]],
+    kept_from: Sequence[int | None],
+    rules: Rules,
+) -> Solution:
+    """The play from ``before`` to ``after`` as a solution, where each tile came from already known (a play read
+    as typed knows it): ``origins`` per tile of each new set, ``kept_from`` per new set."""
     placed = [
         t for s, row in zip(after, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
     ]
@@ -31,7 +43,7 @@ def recorded_play(before: Sequence[TileSet], after: Sequence[TileSet], rules: Ru
         initial_meld=False,
         table_before=tuple(before),
         table=tuple(after),
-        origins=tuple(origins),
+        origins=tuple(tuple(row) for row in origins),
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=(),
@@ -72,4 +84,4 @@ def _kept_from(before: Sequence[TileSet], after: Sequence[TileSet]) -> list[int 
     return out
 
 
-__all__ = ["rack_points", "recorded_play"]
+__all__ = ["rack_points", "recorded_play", "traced_play"]
