@@ -3,7 +3,8 @@
 Pictures, points and kept sets of a recorded play must agree with those of a suggested one, so a recorded
 play becomes a ``Solution`` through the same tracing (``trace_origins``) and the same definition of a kept
 set: an old set is kept when one new set holds every tile it held, jokers included (the same set, or one
-it only grew into). Each old set goes with at most one new set.
+it only grew into). Each old set goes with at most one new set. A play whose tracing is already known (a
+typed play read tile by tile, a suggestion played) keeps it (``traced_play``).
 """
 
 from __future__ import annotations
@@ -14,38 +15,35 @@ from solver.layout import trace_origins
 from solver.rules import Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Origin, Solution, table_points
-from solver.tiles import Tile
 
 
-def recorded_play(
+def recorded_play(before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules) -> Solution:
+    """The play that turned the table ``before`` into ``after`` (every old tile still there), as a solution."""
+    kept_from = _kept_from(before, after)
+    origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
+    return traced_play(before, after, origins, kept_from, rules)
+
+
+def traced_play(
     before: Sequence[TileSet],
     after: Sequence[TileSet],
+    origins: Sequence[Sequence[Origin]],
+    kept_from: Sequence[int | None],
     rules: Rules,
-    *,
-    kept_from: Sequence[int | None] | None = None,
-    origins: Sequence[Sequence[Origin]] | None = None,
 ) -> Solution:
-    """The play that turned the table ``before`` into ``after`` (every old tile still there), as a solution.
-
-    ``kept_from`` and ``origins``: where each set and tile came from, when the play said so (a typed play read
-    tile by tile, a suggestion played); traced here otherwise.
-    """
-    if kept_from is None or origins is None:
-        kept_from = _kept_from(before, after)
-        origins = [tuple(row) for row in trace_origins(before, after, kept_from)]
-    kept_from = list(kept_from)
-    rows = [tuple(row) for row in origins]
+    """The play from ``before`` to ``after`` as a solution, where each tile came from already known (a play read
+    as typed knows it): ``origins`` per tile of each new set, ``kept_from`` per new set."""
     placed = [
-        t for s, row in zip(after, rows, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
+        t for s, row in zip(after, origins, strict=True) for t, o in zip(s.tiles, row, strict=True) if o.from_rack
     ]
-    kept = sum(1 for i, old in enumerate(before) if i in kept_from and _holds(after[kept_from.index(i)], old))
+    kept = sum(1 for i, old in enumerate(before) if i in kept_from and _holds(after[list(kept_from).index(i)], old))
     return Solution(
         rules=rules,
         objective=Objective.TILES,
         initial_meld=False,
         table_before=tuple(before),
         table=tuple(after),
-        origins=tuple(rows),
+        origins=tuple(tuple(row) for row in origins),
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=(),
@@ -80,4 +78,4 @@ def _kept_from(before: Sequence[TileSet], after: Sequence[TileSet]) -> list[int 
     return out
 
 
-__all__ = ["recorded_play"]
+__all__ = ["recorded_play", "traced_play"]
