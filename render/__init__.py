@@ -55,10 +55,13 @@ def render_table(
     *,
     rack: Sequence[Tile] | None = None,
     header: str | None = None,
+    labels: Sequence[str] | None = None,
     wording: Wording = ENGLISH,
 ) -> bytes:
-    """PNG of a table as it is, optionally with a header line (in the reader's words) and the rack below."""
-    return encode(draw_indexed(layout_table(sets, rules, rack=rack, header=header, wording=wording)))
+    """PNG of a table as it is, optionally with a header line (in the reader's words), the sets' numbers
+    (``labels``, by default 1, 2, ...) and the rack below."""
+    layout = layout_table(sets, rules, rack=rack, header=header, labels=labels, wording=wording)
+    return encode(draw_indexed(layout))
 
 
 def warm_up() -> None:

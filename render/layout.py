@@ -240,14 +240,19 @@ def layout_table(
     header: str | None = None,
     width: int = MAX_WIDTH,
     scale: float | None = None,
+    labels: Sequence[str] | None = None,
     wording: Wording = ENGLISH,
 ) -> Layout:
     """A plain table (no highlights), optionally with a header (already in the reader's words) and the rack
-    below; the picture's own words come from ``wording``."""
+    below; the picture's own words come from ``wording``. ``labels`` names each set (the game's numbers); by
+    default the sets are numbered 1, 2, ... in order."""
+    if labels is not None and len(labels) != len(sets):
+        raise LayoutError(f"{len(labels)} labels for {len(sets)} sets")
     marks = tuple(tuple(Mark.PLAIN for _ in s.tiles) for s in sets)
     ordered = tuple(sorted(rack, key=rules.tile_key)) if rack is not None else None
     caption = wording.rack.format(tiles=wording.count(wording.tiles, len(rack))) if rack else wording.rack_empty
-    content = _Content(header, (), tuple(sets), marks, ordered, caption, wording=wording)
+    names = tuple(labels) if labels is not None else None
+    content = _Content(header, (), tuple(sets), marks, ordered, caption, names, wording=wording)
     return _fit(content, width, scale)
 
 

@@ -102,6 +102,14 @@ def opening_due(state: GameState, player: int) -> bool:
     return not p.melded
 
 
+def play_turn_check(state: GameState, player: int) -> None:
+    """A play by ``player`` comes on their turn, or adds to the play they just made (``NotYourTurn`` otherwise,
+    naming whose turn it is)."""
+    if state.adding is not None and state.adding.player == player:
+        return
+    turn_check(state, player)
+
+
 def play(
     state: GameState,
     recorder: int,
@@ -137,8 +145,8 @@ def play(
         raise errors.NothingPlayed(N_("no tile was put down; to correct the table use /table fix"))
     check_tiles(state.rules, say("the new table"), new.elements())
     adding = state.adding if state.adding is not None and state.adding.player == player else None
-    if adding is None and not out_of_turn:
-        turn_check(state, player)
+    if not out_of_turn:
+        play_turn_check(state, player)
     turn_began = adding.before if adding is not None else state.table
     opening = opening_due(state, player) and not opening_waived
     if opening:

@@ -14,7 +14,7 @@ from enum import Enum
 
 from bot.game.plays import play
 from bot.game.racks import set_rack
-from bot.game.seats import active_player
+from bot.game.seats import active_player, with_player
 from bot.game.state import GameState, Played
 from bot.game.tiles import table_tiles
 from bot.game.trace import Trace
@@ -56,7 +56,11 @@ def play_with_rack(
     now: datetime | None = None,
 ) -> Played:
     """A play (``plays.play``), and with it the recorder's rack as they typed it beside the new table, when the
-    play is theirs and the game goes on: the rack typed is the truth of what is left."""
+    play is theirs and the game goes on: the rack typed is the truth of what is left, so the rack stored before
+    (which may be out of date) does not judge the play."""
+    me = state.player(recorder)
+    if rack_after is not None and player == recorder and me is not None and me.active:
+        state = with_player(state, replace(me, rack=(), unnamed=0))
     played = play(
         state, recorder, player, new_table, trace=trace, based_on=based_on, out_of_turn=out_of_turn,
         opening_waived=opening_waived, now=now,

@@ -50,6 +50,7 @@ from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
 from bot.storage.models import Choice, Event, Game, Language, Link, utcnow
 from bot.storage.rows import record_of, state_of, write
+from bot.storage.scores import Total, totals
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Solution
@@ -109,6 +110,10 @@ class GameService:
         if not found:
             raise _no_game()
         return found[0]
+
+    async def chat_totals(self, chat_id: int) -> list[Total]:
+        """The chat's running totals: each player's scores summed over its scored games (``storage.scores``)."""
+        return await totals(self.db, chat_id)
 
     async def languages(self, *chat_ids: int) -> dict[int, str]:
         """The languages these chats chose with /language (chats that chose none are left out)."""

@@ -1,42 +1,47 @@
-"""Recording a play at the table: where loose tiles go, whose play it was, an opening below the meld.
+"""Recording a play at the table: whose play it was, where its tiles came from, an opening below the meld.
 
-A play typed (``/play``, a shared table with new tiles) becomes a ``PlayDraft``; each thing the bot cannot
-know is asked with buttons, in this order, and each answer moves the same draft on: which way loose tiles
-go (when there are several), whose play it was (on someone else's turn), and whether to record a first play
-below the meld anyway (a house rule). What a play means is decided by the game core alone; this module
-asks and tells. What the group reads never depends on anyone's rack: a rack that does not match the play is
-told to its owner alone, in private.
+A play typed (``/play``, a shared table with new tiles, a photo's new tiles) becomes a ``PlayDraft``; each thing
+the bot cannot know is asked with buttons, in this order, and each answer moves the same draft on: whose play
+it was (on someone else's turn: the player who played last may still add to their play, ``bot.game.turns``),
+where a typed tile came from when several readings fit (``bot.game.reading``, one question at a time), and
+whether to record a first play below the meld anyway (a house rule, asked where the group sees it). What a
+play means is decided by the game core alone; this module asks and tells. What the group reads never depends
+on anyone's rack: a play read for someone else is read as if their rack were unknown, and a rack that does
+not match the play is told to its owner alone, in private.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from telegram import Chat, Message, Update, User
-from telegram.error import TelegramError
+from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 
 from bot.game import GameState, Played
 from bot.game.codec import decode_table, decode_tiles, encode_table
 from bot.game.errors import NotAnOpening, NotYourTurn
-from bot.game.placing import Placement
-from bot.game.plays import turn_check
+from bot.game.plays import play_turn_check
+from bot.game.reading import Rack, Reading, next_question, read_play
+from bot.game.trace import Trace
 from bot.storage.service import Question
+from bot.telegram import notices
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, name_of, speaker
-from bot.telegram.runtime.deps import deps
+from bot.telegram.games import in_group_game, is_group, name_of, speaker
+from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, language_there, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
-from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _, current, speaking, spoken
 from bot.telegram.words.picture import picture_wording
 from solver.errors import RummikubError
-from solver.notation import format_tiles
 from solver.solution import Solution
+from solver.solve import arrange
 from solver.text import N_
+from solver.tiles import Tile
 
 log = logging.getLogger(__name__)
 
@@ -47,16 +52,16 @@ PLAY = "play"
 class PlayDraft:
     """A play on its way to the record, as plain JSON-able values (it waits in the database for a tap).
 
-    ``tables``: the readings of the play, each a whole new table (one when settled) and ``wheres`` how each
-    places loose tiles; ``based_on``: the table they were read against; ``recorder``: who typed it;
-    ``player``: whose play it is (None: not asked yet); ``rack_after``: the recorder's rack as they typed it
-    with the table (stored once the play is recorded as theirs).
+    ``chunks``: the play as typed (each chunk's tiles; the whole new table's sets are chunks too), read
+    against ``based_on``, the table as it was; ``answers``: the options chosen so far for the questions that
+    tell its readings apart; ``recorder``: who typed it; ``player``: whose play it is (None: not asked yet);
+    ``rack_after``: the recorder's rack as they typed it with the table (set with the play, as theirs).
     """
 
-    tables: list[list[list[str]]]
+    chunks: list[list[str]]
     based_on: list[list[str]]
     recorder: int
-    wheres: list[str] = field(default_factory=list)
+    answers: list[int] = field(default_factory=list)
     player: int | None = None
     out_of_turn: bool = False
     waived: bool = False
@@ -64,14 +69,13 @@ class PlayDraft:
 
     @classmethod
     def of(
-        cls, state: GameState, recorder: int, placements: list[Placement], rack_after: list[str] | None
+        cls, state: GameState, recorder: int, chunks: list[list[Tile]], rack_after: list[Tile] | None = None
     ) -> PlayDraft:
         return cls(
-            tables=[encode_table(p.table) for p in placements],
-            wheres=[", ".join(spoken(where) for where in p.said()) for p in placements],
+            chunks=[[str(t) for t in chunk] for chunk in chunks],
             based_on=encode_table(state.table),
             recorder=recorder,
-            rack_after=rack_after,
+            rack_after=[str(t) for t in rack_after] if rack_after is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -100,45 +104,38 @@ async def advance(
     question is asked).
     """
     d = deps(context)
-    if len(draft.tables) > 1:
-        await _asked(context, answering)
-        await ask(
-            context, chat, state, user.id, PLAY, _("Where do these tiles go?"),
-            [w or _("as written") for w in draft.wheres],
-            {"draft": draft.to_json(), "step": "where"},
-            may_answer=[draft.recorder], reply_to=reply_to,
-        )  # fmt: skip
-        return None
     if draft.player is None:
         try:
-            turn_check(state, draft.recorder)  # the game core says whether this is someone else's turn
+            play_turn_check(state, draft.recorder)  # the game core says whether this is someone else's turn
         except NotYourTurn as why:
-            turn, me = state.player(why.turn), state.player(draft.recorder)
-            assert turn is not None and me is not None
-            await _asked(context, answering)
-            await ask(
-                context, chat, state, user.id, PLAY,
-                _("It is {name}'s turn. Whose play is this?").format(name=turn.name),
-                [
-                    _("{name}'s").format(name=turn.name),
-                    _("Mine ({me}): {name}'s turn is passed over").format(me=me.name, name=turn.name),
-                ],
-                {"draft": draft.to_json(), "step": "whose", "turn": turn.user_id},
-                may_answer=[draft.recorder, turn.user_id], reply_to=reply_to,
-            )  # fmt: skip
+            await _ask_whose(context, chat, user, state, draft, why.turn, answering, reply_to)
             return None
         draft = replace(draft, player=draft.recorder)
     assert draft.player is not None
-    table = decode_table(draft.tables[0], state.rules)
+    readings = await _readings(d, state, draft)
+    if len(readings) > 1:
+        question = next_question(readings)
+        if question is not None:
+            await _asked(context, answering)
+            options = [spoken(option.said) for option in question.options]
+            await ask(
+                context, chat, state, user.id, PLAY, spoken(question.asked), options,
+                {"draft": draft.to_json(), "step": "where"},
+                may_answer=sorted({draft.recorder, draft.player}), reply_to=reply_to,
+            )  # fmt: skip
+            return None
+    reading = readings[0]
     try:
         played = await d.service.record_play(
             state.id,
             draft.recorder,
-            table,
+            reading.table,
             player=draft.player,
+            trace=Trace(reading.kept_from, reading.origins),
             based_on=decode_table(draft.based_on, state.rules),
             out_of_turn=draft.out_of_turn,
             opening_waived=draft.waived,
+            rack_after=decode_tiles(draft.rack_after) if draft.rack_after is not None else None,
             answering=answering,
         )
     except NotYourTurn:  # the turn moved while the question waited: ask again
@@ -146,28 +143,93 @@ async def advance(
         return await advance(context, chat, user, state, replace(draft, player=None), reply_to=reply_to)
     except NotAnOpening as why:
         await _asked(context, answering)
-        p = state.player(draft.player)
+        await _ask_house_rule(context, chat, user, state, draft, why, reply_to)
+        return None
+    await announce(context, chat, user, state, played, reply_to=reply_to)
+    return played
+
+
+async def _readings(d: Deps, state: GameState, draft: PlayDraft) -> list[Reading]:
+    """The readings of the draft left after its answers so far (``bot.game.reading``). The player's stored rack
+    narrows them only when the player typed the play: read for someone else, their rack counts as unknown (the
+    questions must not tell the recorder what another rack holds)."""
+    assert draft.player is not None
+    p = state.player(draft.player)
+    assert p is not None
+    if draft.player == draft.recorder and draft.rack_after is None:
+        rack = Rack(Counter(p.rack), p.rack_size)
+    else:
+        rack = Rack.unknown(p.rack_size)
+    before = decode_table(draft.based_on, state.rules)
+    chunks = [decode_tiles(chunk) for chunk in draft.chunks]
+    arranging = functools.partial(arrange, time_limit=d.settings.solver_time_limit)
+    readings = await d.off_loop(read_play, before, chunks, state.rules, arranging, rack)
+    for option in draft.answers:
+        question = next_question(readings)
+        if question is None or not 0 <= option < len(question.options):
+            raise RummikubError(N_("This button is from an earlier question; send the play again"))
+        readings = [readings[i] for i in question.options[option].readings]
+    return readings
+
+
+async def _ask_whose(
+    context: BotContext,
+    chat: Chat,
+    user: User,
+    state: GameState,
+    draft: PlayDraft,
+    turn_id: int,
+    answering: str | None,
+    reply_to: Message | None,
+) -> None:
+    await _asked(context, answering)
+    turn, me = state.player(turn_id), state.player(draft.recorder)
+    assert turn is not None and me is not None
+    await ask(
+        context, chat, state, user.id, PLAY,
+        _("It is {name}'s turn. Whose play is this?").format(name=turn.name),
+        [
+            _("{name}'s").format(name=turn.name),
+            _("Mine ({me}): {name}'s turn is passed over").format(me=me.name, name=turn.name),
+        ],
+        {"draft": draft.to_json(), "step": "whose", "turn": turn.user_id},
+        may_answer=[draft.recorder, turn.user_id], reply_to=reply_to,
+    )  # fmt: skip
+
+
+async def _ask_house_rule(
+    context: BotContext,
+    chat: Chat,
+    user: User,
+    state: GameState,
+    draft: PlayDraft,
+    why: NotAnOpening,
+    reply_to: Message | None,
+) -> None:
+    """A first play that is no opening: recorded anyway only by a choice everyone at the table sees, so in a
+    group's game the question is asked in the group."""
+    assert draft.player is not None
+    p = state.player(draft.player)
+    where = chat
+    if state.is_group and not is_group(chat):
+        where, reply_to = Chat(state.chat_id, Chat.SUPERGROUP), None
+    code = await language_there(context, where.id) if where is not chat else current()
+    with speaking(code):
         who = p.name if p is not None else _("this player")
         question = _(
             "{name} has not made the initial meld yet, and this play is no opening: {why}. "
             "Record it anyway, as a house rule?"
         )
         await ask(
-            context, chat, state, user.id, PLAY,
+            context, where, state, user.id, PLAY,
             question.format(name=who, why=spoken(why)),
             [_("Record it anyway (house rule)")],
             {"draft": replace(draft, waived=True).to_json(), "step": "opening"},
-            may_answer=[draft.recorder, draft.player], reply_to=reply_to,
+            may_answer=sorted({draft.recorder, draft.player}), reply_to=reply_to,
         )  # fmt: skip
-        return None
-    if draft.rack_after is not None and played.by == draft.recorder:
-        rack = decode_tiles(draft.rack_after)
-        after = await d.service.set_rack(state.id, draft.recorder, rack)
-        me = after.player(draft.recorder)
-        won = me is not None and not me.rack
-        played = replace(played, state=after, rack_short=(), rack_stale=False, won=won)
-    await announce(context, chat, user, state, played, reply_to=reply_to)
-    return played
+    if where is not chat:
+        text = _("Not an opening ({why}): I asked the group whether to record it anyway.").format(why=spoken(why))
+        await context.bot.send_message(chat.id, label(context, chat) + text)
 
 
 async def _asked(context: BotContext, answering: str | None) -> None:
@@ -185,77 +247,64 @@ async def announce(
     *,
     reply_to: Message | None = None,
 ) -> None:
-    """The new table's picture, the play highlighted: here, and in the game's group when said elsewhere. The
-    caption reads the same whatever anyone's rack holds; a rack that did not match is told to its owner."""
+    """The new table's picture, the play highlighted and the sets under their numbers: here, and in the game's
+    group when said elsewhere. The caption reads the same whatever anyone's rack holds; a rack that did not
+    match is told to its owner, in private."""
     d = deps(context)
     after = played.state
-    here = current()
+    here_language = current()
+
+    async def picture() -> tuple[bytes, Solution]:
+        return await d.off_loop(
+            play_picture, before.table, after.table, after.rules, trace=played.trace, labels=after.numbers,
+            wording=picture_wording(),
+        )  # fmt: skip
+
     async with photo_coming(context, chat):
-        picture, play = await d.off_loop(
-            play_picture, before.table, after.table, after.rules, wording=picture_wording()
-        )
-    caption = play_caption(after, played, play, recorder=user)
-    here = (label(context, chat) + caption)[: replies.CAPTION_LIMIT]
+        drawn, play = await picture()
+    caption = (label(context, chat) + play_caption(after, played, play, recorder=user))[: replies.CAPTION_LIMIT]
+    markup = _buttons(after)
     if reply_to is not None:
-        await reply_to.reply_photo(picture, caption=here, do_quote=True)
+        await reply_to.reply_photo(drawn, caption=caption, do_quote=True, reply_markup=markup)
     else:
-        await context.bot.send_photo(chat.id, picture, caption=here)
+        await context.bot.send_photo(chat.id, drawn, caption=caption, reply_markup=markup)
     if in_group_game(after, chat):
 
         async def group_picture() -> bytes:  # drawn again only for a group that speaks another language
-            if current() == here:
-                return picture
-            drawn, _play = await d.off_loop(
-                play_picture, before.table, after.table, after.rules, wording=picture_wording()
-            )
-            return drawn
+            return drawn if current() == here_language else (await picture())[0]
 
-        await post_to_game_chat(context, after, lambda: play_caption(after, played, play, recorder=user), group_picture)
-    if played.rack_stale:
-        await tell_rack_mismatch(context, after, played)
+        await post_to_game_chat(
+            context, after, lambda: play_caption(after, played, play, recorder=user), group_picture,
+            markup=lambda: _buttons(after),
+        )  # fmt: skip
+    await notices.racks_trimmed(context, after, played.trimmed)
+    if played.rack_short:
+        await notices.rack_mismatch(context, after, played.by, played.placed, played.rack_short)
+
+
+def _buttons(after: GameState) -> InlineKeyboardMarkup | None:
+    return replies.turn_buttons(after) if after.playing else replies.end_buttons(after)
 
 
 def play_caption(after: GameState, played: Played, play: Solution, *, recorder: User) -> str:
-    """What everyone reads of a play: who, what, the points, whose turns were passed over, who is next."""
+    """What everyone reads of a play: who, what, the points, whose turns were passed over, who is next (or that
+    the game is over)."""
     by = after.player(played.by)
     name = by.name if by is not None else _("A player")
-    tiles, points = len(played.placed), play.points_placed
-    figures = replies.tiles_and_points(tiles, points)
-    lines = [
-        _("{name} put down {tiles} ({figures}).").format(name=name, tiles=replies.placed_text(play), figures=figures)
-    ]
+    figures = replies.tiles_and_points(len(played.placed), play.points_placed)
+    tiles = replies.placed_text(play)
+    if played.added:
+        line = _("{name} adds {tiles} to their play ({figures}).")
+    else:
+        line = _("{name} put down {tiles} ({figures}).")
+    lines = [line.format(name=name, tiles=tiles, figures=figures)]
     if recorder.id != played.by:
         lines.append(_("Recorded by {name}.").format(name=name_of(recorder)))
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
     if passed:
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
-    lines.append(replies.won_line(name) if played.won else replies.turn_line(after))
+    lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after))
     return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
-
-
-async def tell_rack_mismatch(context: BotContext, state: GameState, played: Played) -> None:
-    """Tell the player alone, in private, that their stored rack does not match the play recorded for them."""
-    p = state.player(played.by)
-    if p is None:
-        return
-    lacked = format_tiles(played.rack_short, state.rules)
-    with speaking(await language_there(context, p.user_id)):
-        where = replies.game_name(state)
-        why = (
-            _("it did not hold {tiles}").format(tiles=lacked)
-            if lacked
-            else _("it no longer fits the deck with the table")
-        )
-        text = where + _(
-            "Your play of {tiles} is recorded, but your rack as I have it does not match: {why}. "
-            "Send your rack again: /rack {example}"
-        ).format(
-            tiles=replies.tiles_text(played.placed, state.rules), why=why, example=rule_words.example_tiles(state.rules)
-        )
-    try:
-        await context.bot.send_message(p.user_id, text)
-    except TelegramError as why_not:  # they never opened a private chat with the bot: nothing to tell them in
-        log.info("could not tell player %s about their rack: %s", p.user_id, why_not)
 
 
 async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
@@ -264,8 +313,8 @@ async def play_answered(update: Update, context: BotContext, question: Question,
     state = await deps(context).service.game(question.game_id)
     draft = PlayDraft.from_json(question.payload["draft"])
     step = question.payload.get("step")
-    if step == "where" and 0 <= option < len(draft.tables):
-        draft = replace(draft, tables=[draft.tables[option]], wheres=[draft.wheres[option]])
+    if step == "where":
+        draft = replace(draft, answers=[*draft.answers, option])
     elif step == "whose" and option in (0, 1):
         turn = int(question.payload["turn"])
         draft = replace(draft, player=turn) if option == 0 else replace(draft, player=draft.recorder, out_of_turn=True)

@@ -1,4 +1,4 @@
-"""The shared table and the turn: /table, /play, /undo, /status, /meld, /pass, /fit.
+"""The shared table: /table, /play, /undo, /status, /meld, /fit.
 
 A change to a group's table is shown in the group with its picture, also when
 it was made from a player's private chat linked to that group.
@@ -6,7 +6,6 @@ it was made from a player's private chat linked to that group.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Awaitable, Sequence
 from typing import Any
@@ -15,11 +14,11 @@ from telegram import Chat, Update, User
 
 from bot.game import EventKind, GameState, Undone
 from bot.game.errors import NoGame
-from bot.game.placing import Placement, read_play
-from bot.game.table import check_kept, is_play
-from bot.game.tiles import table_key, table_tiles
+from bot.game.table import check_kept, is_play, same_table
+from bot.game.tiles import table_tiles
 from bot.game.undoing import owner
 from bot.storage.service import Question
+from bot.telegram import notices
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
@@ -37,7 +36,6 @@ from solver.fit import fit
 from solver.notation import format_table, parse_table, parse_table_chunks, parse_tiles
 from solver.puzzle_search import PuzzleLimitError
 from solver.sets import TileSet
-from solver.solve import arrange
 from solver.table import given_as_sets, read_table
 from solver.text import N_
 from solver.tiles import Tile
@@ -72,7 +70,9 @@ async def show_table(update: Update, context: BotContext, state: GameState, capt
     async with photo_coming(context, chat):
         header = replies.table_header(state)
         words = picture_wording()
-        picture = await deps(context).off_loop(table_picture, state.table, state.rules, rack, header, wording=words)
+        picture = await deps(context).off_loop(
+            table_picture, state.table, state.rules, rack, header, labels=state.numbers, wording=words
+        )
     await show(update, context, picture, caption)
 
 
@@ -113,7 +113,8 @@ async def set_table(
     sets = await read_table_for(context, text, state)
     if shares_table(state, chat):
         return await change_shared_table(update, context, state, sets, fix=fix, answering=answering)
-    state = await deps(context).service.set_table(state.id, user.id, sets, answering=answering)
+    changed = await deps(context).service.set_table(state.id, user.id, sets, answering=answering)
+    state = changed.state
     sets_now = len(state.table)
     await show_table(
         update, context, state, n_("Table set: {n} set.", "Table set: {n} sets.", sets_now).format(n=sets_now)
@@ -131,6 +132,7 @@ async def change_shared_table(
     show_here: bool = True,
     rack_after: Sequence[Tile] | None = None,
     answering: str | None = None,
+    reply_to: Message | None = None,
 ) -> GameState | None:
     """A new shared table: every old tile still there, in valid sets, and the group sees it.
 
@@ -146,22 +148,25 @@ async def change_shared_table(
         check_kept(state, sets)
     placed = table_tiles(sets) - table_tiles(state.table)
     seat_of(state, user)
-    if not fix and table_key(sets) == table_key(state.table):  # nothing to record, nothing to tell the group
+    if not fix and same_table(state, sets):  # nothing to record, nothing to tell the group
         if answering is not None:
             await deps(context).service.drop_question(answering)
         if show_here:
             await show_table(update, context, state, _("No change: the table is already like that."))
         return state
     if is_play(state, sets, fix=fix):
-        rack = [str(t) for t in rack_after] if rack_after is not None else None
-        draft = PlayDraft.of(state, user.id, [Placement(tuple(sets))], rack)
-        reply_to = update.message if show_here else None
-        played = await advance(context, chat, user, state, draft, reply_to=reply_to, answering=answering)
+        draft = PlayDraft.of(state, user.id, [list(s.tiles) for s in sets], list(rack_after) if rack_after else None)
+        reply = (reply_to or update.message) if show_here else None
+        played = await advance(context, chat, user, state, draft, reply_to=reply, answering=answering)
         return None if played is None else played.state
     d = deps(context)
     # based_on: checked again under the game's lock, so a play or an undo made meanwhile is never overwritten
     based_on = None if fix else state.table
-    state = await d.service.set_table(state.id, user.id, sets, with_rack=False, based_on=based_on, answering=answering)
+    changed = await d.service.set_table(
+        state.id, user.id, sets, with_rack=False, based_on=based_on, answering=answering
+    )
+    state = changed.state
+    await notices.racks_trimmed(context, state, changed.trimmed)
 
     def said() -> str:
         sets_now = len(state.table)
@@ -179,7 +184,7 @@ async def change_shared_table(
 
         def picture() -> Awaitable[bytes]:
             header, words = replies.table_header(state), picture_wording()
-            return d.off_loop(table_picture, state.table, state.rules, None, header, wording=words)
+            return d.off_loop(table_picture, state.table, state.rules, None, header, labels=state.numbers, wording=words)
 
         await post_to_game_chat(context, state, lambda: f"{name_of(user)}: {said()}", picture)
     return state
@@ -212,10 +217,7 @@ async def play(update: Update, context: BotContext) -> None:
     chunks = parse_table_chunks(text, state.rules)
     if not chunks:
         raise RummikubError(WRITE_PLAY)
-    arrange_in_time = functools.partial(arrange, time_limit=d.settings.solver_time_limit)
-    placements = await d.off_loop(read_play, state.table, chunks, state.rules, arrange_in_time)
-    draft = PlayDraft.of(state, user.id, placements, None)
-    await advance(context, chat, user, state, draft, reply_to=update.message)
+    await advance(context, chat, user, state, PlayDraft.of(state, user.id, chunks), reply_to=update.message)
 
 
 UNDO = "undo"
@@ -299,7 +301,9 @@ async def tell_undone(update: Update, context: BotContext, undone: Undone, user:
 
             def picture() -> Awaitable[bytes]:
                 header, words = replies.table_header(after), picture_wording()
-                return deps(context).off_loop(table_picture, after.table, after.rules, None, header, wording=words)
+                return deps(context).off_loop(
+                    table_picture, after.table, after.rules, None, header, labels=after.numbers, wording=words
+                )
 
             await post_to_game_chat(context, after, lambda: f"{name_of(user)}: {said()}", picture)
     else:
@@ -324,32 +328,12 @@ async def status(update: Update, context: BotContext) -> None:
 
 @guarded
 async def meld(update: Update, context: BotContext) -> None:
+    """/meld: the initial meld was made outside the bot, in a game of one's own (a group's game records it)."""
     chat, user = speaker(update)
     service = deps(context).service
     state = await current_game(context, chat, user)
     await service.mark_melded(state.id, user.id)
-    noted = _("Noted: {name} has made the initial meld; /solve now plays onto the table.")
-    await say(update, context, noted.format(name=name_of(user)))
-
-
-@guarded
-async def pass_turn(update: Update, context: BotContext) -> None:
-    chat, user = speaker(update)
-    service = deps(context).service
-    state = await current_game(context, chat, user)
-    passed = state.turn_player
-    after = await service.pass_turn(state.id, user.id)
-
-    def said() -> str:
-        if passed is None or passed.user_id == user.id:
-            done = _("{name} passes.").format(name=name_of(user))
-        else:  # anyone may move the turn on: say whose turn was passed
-            done = _("{name} passed {other}'s turn.").format(name=name_of(user), other=passed.name)
-        return f"{done} {replies.turn_line(after)}".strip()
-
-    await say(update, context, said())
-    if in_group_game(after, chat):
-        await post_to_game_chat(context, after, said)
+    await say(update, context, _("Noted: you have made your initial meld; /solve now plays onto the table."))
 
 
 @guarded

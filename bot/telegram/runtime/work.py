@@ -13,11 +13,12 @@ import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.game.trace import Trace
 from bot.telegram.runtime import collector
 from render import ENGLISH, Wording, render_solution, render_table, warm_up
 from solver.kept import warm_forms
 from solver.planner import numbered, plan_of
-from solver.recorded import recorded_play
+from solver.recorded import recorded_play, traced_play
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solution import Objective, Solution
@@ -91,18 +92,33 @@ def table_picture(
     rack: Sequence[Tile] | None = None,
     header: str | None = None,
     *,
+    labels: Sequence[int] | None = None,
     wording: Wording = ENGLISH,
 ) -> bytes:
-    return render_table(table, rules, rack=rack, header=header, wording=wording)
+    """A table as it lies, its sets under the game's numbers (``labels``)."""
+    names = [str(n) for n in labels] if labels is not None else None
+    return render_table(table, rules, rack=rack, header=header, labels=names, wording=wording)
 
 
 def play_picture(
-    before: Sequence[TileSet], after: Sequence[TileSet], rules: Rules, *, wording: Wording = ENGLISH
+    before: Sequence[TileSet],
+    after: Sequence[TileSet],
+    rules: Rules,
+    *,
+    trace: Trace | None = None,
+    labels: Sequence[int] | None = None,
+    wording: Wording = ENGLISH,
 ) -> tuple[bytes, Solution]:
     """The new table with the tiles just put down highlighted (and tiles moved between sets marked), and the
-    play as traced the way the solver's own answers are (``solver.recorded``), so its points and tiles agree."""
-    play = recorded_play(before, after, rules)
-    return render_solution(play, show_rack=False, wording=wording), play
+    play as a solution, so its points and tiles agree with the picture. ``trace``: where each tile came from,
+    as the game recorded it (else traced the way the solver's own answers are, ``solver.recorded``);
+    ``labels``: the sets' numbers in the game."""
+    if trace is not None:
+        play = traced_play(before, after, trace.origins, trace.kept_from, rules)
+    else:
+        play = recorded_play(before, after, rules)
+    names = [str(n) for n in labels] if labels is not None else None
+    return render_solution(play, show_rack=False, labels=names, wording=wording), play
 
 
 def worker_start(memory_mib: int = 0) -> None:
