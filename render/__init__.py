@@ -4,7 +4,8 @@
 a table as it is (for /status). The ``layout_*`` functions say where every tile
 and set goes without drawing, for tests and for the move list. Both paint with
 ``draw_indexed`` (cached pieces in the palette); ``draw`` paints the same
-picture in full RGB, the reference it is tested against.
+picture in full RGB, the reference it is tested against. ``render_scores``
+draws a group's scores as a small table (for /scores, ``render.scores``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from render.layout import (
 )
 from render.marks import Mark, legend_words, mark_of, marks_of, summary
 from render.png import encode
+from render.scores import ScoreLayout, ScoreSheet, layout_scores, render_scores, score_text
 from render.wording import ENGLISH, Wording
 from solver.rules import Rules
 from solver.sets import TileSet
@@ -81,6 +83,8 @@ __all__ = [
     "Layout",
     "LayoutError",
     "Mark",
+    "ScoreLayout",
+    "ScoreSheet",
     "SetPlace",
     "TextPlace",
     "TextRole",
@@ -90,13 +94,16 @@ __all__ = [
     "draw_indexed",
     "encode",
     "fits_telegram",
+    "layout_scores",
     "layout_solution",
     "layout_table",
     "legend_words",
     "mark_of",
     "marks_of",
+    "render_scores",
     "render_solution",
     "render_table",
+    "score_text",
     "summary",
     "warm_up",
 ]
