@@ -5,11 +5,18 @@ the settings unless ``--url`` is given. Reading only: nothing is migrated, locke
 file that does not exist is reported rather than created.
 
 ``--json`` prints one object: ``chat_id``, ``status`` ("open" or "ended"), ``rules`` (the rule fields,
-``numbers`` ... ``initial_meld``), ``table`` (each set a string in canonical notation), ``turn`` (a user id
-or null), ``players`` (the seated players in seat order, each ``user_id``, ``name``, ``rack`` as a list of
-canonical tile strings, ``rack_size``, ``melded``), ``changes`` (events in the game's history, undo entries
-included) and, for a private chat (a positive id), ``tied_to``: the chat id of the game the user's private
-chat is linked to, or null.
+``numbers`` ... ``deal``), ``table`` (each set a string in canonical notation), ``set_numbers`` (beside
+``table``: each set's number in the game), ``turn`` (a user id or null), ``pool`` (tiles still face down:
+the deck less the table and every seated player's rack), ``adding`` (the player who may still add to the
+play they just made, or null), ``passes`` (turns passed in a row on an empty pool), ``finish`` (null while
+the game is played; "out", "blocked" or "stopped" once it is over), ``winner`` (a user id or null),
+``players`` (the seated players in seat order, each ``user_id``, ``name``, ``rack`` as a list of canonical
+tile strings (the tiles the bot knows), ``rack_size`` (the tiles on the rack at the table), ``unnamed``
+(tiles drawn in the group not yet named), ``melded``, ``declared`` (told their rack for the score) and
+``score`` (this game's, once scored, else null)), ``totals`` (the chat's scored games summed per player:
+``user_id``, ``name``, ``points``, ``games``, ``won``), ``changes`` (events in the game's history, undo
+entries included) and, for a private chat (a positive id), ``tied_to``: the chat id of the game the user's
+private chat is linked to, or null.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from bot.game.state import GameState, PlayerState
 from bot.settings import Settings
 from bot.storage.database import open_database, sqlite_file
 from bot.storage.overview import Overview, overview
-from solver.notation import format_set, format_table, format_tiles
+from solver.notation import format_set, format_tiles
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -91,16 +98,29 @@ def as_json(found: Overview) -> dict[str, Any]:
         "status": status_word(state),
         "rules": encode_rules(state.rules),
         "table": [format_set(s) for s in state.table],
+        "set_numbers": list(state.numbers),
         "turn": state.turn,
+        "pool": state.pool,
+        "adding": state.adding.player if state.adding is not None else None,
+        "passes": state.passes,
+        "finish": state.finish.value if state.finish is not None else None,
+        "winner": state.winner,
         "players": [
             {
                 "user_id": p.user_id,
                 "name": p.name,
                 "rack": [str(t) for t in p.rack],
-                "rack_size": len(p.rack),
+                "rack_size": p.rack_size,
+                "unnamed": p.unnamed,
                 "melded": p.melded,
+                "declared": p.declared,
+                "score": p.score,
             }
             for p in seated(state)
+        ],
+        "totals": [
+            {"user_id": t.user_id, "name": t.name, "points": t.points, "games": t.games, "won": t.won}
+            for t in found.totals
         ],
         "changes": found.changes,
     }
@@ -109,20 +129,30 @@ def as_json(found: Overview) -> dict[str, Any]:
     return out
 
 
+def _numbered(state: GameState) -> str:
+    return " | ".join(f"{n}: {s}" for n, s in zip(state.numbers, state.table, strict=True))
+
+
 def as_text(found: Overview) -> str:
     state = found.state
     lines = [
         f"Game {state.id} in chat {state.chat_id}: {status_word(state)}, {found.changes} changes",
         f"Rules: {state.rules.describe()}",
-        f"Table: {format_table(state.table) if state.table else '(empty)'}",
+        f"Table: {_numbered(state) if state.table else '(empty)'}",
+        f"Pool: {state.pool} tiles" + (f"; {state.finish.value}, racks told for the score" if state.finish else ""),
         "Players:" if state.active_players else "Players: nobody is seated",
     ]
     for p in seated(state):
         rack = format_tiles(p.rack, state.rules) if p.rack else "(empty)"
+        if p.unknown:
+            rack += f" and {p.unknown} unknown"
         meld = "melded" if p.melded else "no meld yet"
         to_play = "  <- to play" if p.user_id == state.turn and state.running else ""
-        count = f"{len(p.rack)} tile{'' if len(p.rack) == 1 else 's'}"
-        lines.append(f"  {p.seat + 1}. {p.name} ({p.user_id}): {count}, {meld}: {rack}{to_play}")
+        count = f"{p.rack_size} tile{'' if p.rack_size == 1 else 's'}"
+        score = f", scored {p.score:+d}" if p.score is not None else ""
+        lines.append(f"  {p.seat + 1}. {p.name} ({p.user_id}): {count}, {meld}{score}: {rack}{to_play}")
+    if found.totals:
+        lines.append("Totals: " + ", ".join(f"{t.name} {t.points:+d} ({t.won} won)" for t in found.totals))
     if state.chat_id > 0:
         lines.append(f"Tied to: {'chat ' + str(found.tied_to) if found.tied_to is not None else 'nothing'}")
     return "\n".join(lines)

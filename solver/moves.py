@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -81,6 +81,21 @@ class Move:
 
     def after(self, number: int) -> tuple[Tile, ...]:
         return dict(self.result).get(number, ())
+
+    def renumbered(self, numbers: dict[int, int]) -> Move:
+        """The same move with its sets called by other numbers (a game's own numbers for the plan's)."""
+
+        def of(n: int) -> int:
+            return numbers.get(n, n)
+
+        return replace(
+            self,
+            transfers=tuple(
+                Transfer(tr.tiles, None if tr.source is None else of(tr.source), of(tr.target)) for tr in self.transfers
+            ),
+            result=tuple((of(n), tiles) for n, tiles in self.result),
+            created=None if self.created is None else of(self.created),
+        )
 
     def text(self) -> Text:
         """One line in the game's words, as a template and its values (the chat says it in the reader's language)."""

@@ -660,3 +660,17 @@ def test_any_typing_is_read_without_making_or_losing_a_tile(seed: int, sets: int
         question = next_question(found)
         assert question is not None
         assert sorted(i for o in question.options for i in o.readings) == list(range(len(found)))
+
+
+def test_a_piece_left_too_short_is_mended_by_a_tile_laid_off() -> None:
+    """Clara took 4B from the group for her run and laid her 4R in its place: one 4B in the game."""
+    found = read_play(
+        table("7R 8R 9R | 4B 4K 4O"),
+        parse_table_chunks("10R | 4R | 3B 4B 5B 6B", STANDARD),
+        STANDARD,
+        arrange,
+        Rack.complete(tiles("10R 4R 3B 5B 6B 1K")),
+    )
+    assert len(found) == 1
+    assert sorted(map(str, found[0].table)) == sorted(["7R 8R 9R 10R", "4R 4K 4O", "3B 4B 5B 6B"])
+    assert sorted(map(str, found[0].placed)) == sorted(["10R", "4R", "3B", "5B", "6B"])

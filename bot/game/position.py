@@ -7,6 +7,7 @@ The parts go in an order whose games in between are true: when the new table hol
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -29,10 +30,15 @@ class Part(Enum):
 
 
 def order(state: GameState, user_id: int, rack: Sequence[Tile] | None, table: Sequence[TileSet] | None) -> list[Part]:
-    """The parts of a ``rack:``/``table:`` message in the order to make them."""
+    """The parts of a ``rack:``/``table:`` message in the order to make them; a part that says what the game
+    already holds (the same rack, the same table laid the same way) is no change, and left out."""
+    me = active_player(state, user_id)
+    if rack is not None and Counter(rack) == Counter(me.rack) and me.rack_known:
+        rack = None
+    if table is not None and [s.tiles for s in table] == [s.tiles for s in state.table]:
+        table = None
     out: list[Part] = []
     if table is not None:
-        me = active_player(state, user_id)
         laid = table_tiles(table)
         if rack is not None and any(laid[t] + me.rack.count(t) > state.rules.copies_of(t) for t in me.rack):
             out.append(Part.EMPTY_RACK)

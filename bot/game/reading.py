@@ -42,7 +42,7 @@ from solver.rules import Rules
 from solver.sets import Kind, SetError, TileSet, make_set, tiles_of
 from solver.solution import Origin, Solution
 from solver.text import N_, Text, counted, say
-from solver.tiles import Tile
+from solver.tiles import JOKER, Tile
 
 #: At most this many ways to place loose tiles are offered; more means the play must be written as sets.
 MAX_CHOICES = 6
@@ -344,7 +344,7 @@ class _Reader:
         self.kind_at = [[kind.get(t, -1) for t in s.tiles] for s in table]
         self.room = [[s.counts()[t] for t in self.kinds] for s in typed]
         self.left = [self.wanted[t] for t in self.kinds]  # typed tiles no old set has given yet
-        self.takes = [_takes(s, self.wanted, rules) for s in table]
+        self.takes = [_takes(s, self.wanted, rules, self.loose) for s in table]
         self.supply = self._supply()
         #: how many of each kind the deck leaves for typed tiles from the rack
         self.spare = [rules.copies_of(t) - self.on_table[t] - self.loose[t] for t in self.kinds]
@@ -662,18 +662,35 @@ def _valid_piece(old: TileSet, piece: Sequence[int], rules: Rules) -> bool:
     return len(piece) >= rules.smallest_set and any(not old.tiles[p].is_joker for p in piece)
 
 
-def _takes(old: TileSet, wanted: Counter[Tile], rules: Rules) -> list[_Take]:
+def _takes(old: TileSet, wanted: Counter[Tile], rules: Rules, loose: Counter[Tile]) -> list[_Take]:
     """Every way the typed sets may take tiles from ``old`` and leave valid sets in place, the most taken first,
-    taking nothing last."""
-    found = _run_takes(old, wanted, rules) if old.kind is Kind.RUN else _group_takes(old, wanted, rules)
+    taking nothing last. A piece too short to be a set may stay when loose tiles could mend it (a tile taken
+    from a group, another laid in its place: ``3B 4B 5B | 4R`` on ``4B 4K 4O``); it is a set again once they are
+    laid off, or the reading is dropped (``_laid_off``)."""
+    takes = _run_takes if old.kind is Kind.RUN else _group_takes
+    found = takes(old, wanted, rules, loose)
     found.sort(key=lambda take: -len(take.taken))
     return found
 
 
-def _run_takes(old: TileSet, wanted: Counter[Tile], rules: Rules) -> list[_Take]:
-    """A run keeps in place the pieces between the tiles taken, each a valid run (jokers where they stood)."""
+def _run_takes(old: TileSet, wanted: Counter[Tile], rules: Rules, loose: Counter[Tile]) -> list[_Take]:
+    """A run keeps in place the pieces between the tiles taken, each a valid run (jokers where they stood), or
+    a shorter piece that loose tiles of its colour could lengthen."""
     n = len(old)
     out: list[_Take] = []
+    reach = loose.total()
+    mending = [t.number for t in loose if t.colour == old.colour and not t.is_joker] if reach else []
+
+    shortest = rules.smallest_set if not mending and not loose[JOKER] else 1
+
+    def may_stay(a: int, b: int) -> bool:
+        piece = old.stands_for[a:b]
+        if b - a >= rules.smallest_set:
+            return True
+        low, high = piece[0].number, piece[-1].number
+        return b - a + reach >= rules.smallest_set and (
+            bool(loose[JOKER]) or any(low - reach <= m <= high + reach for m in mending)
+        )
 
     def walk(at: int, may_keep: bool, taken: list[int], left: list[tuple[int, int]]) -> None:
         if at == n:
@@ -684,8 +701,8 @@ def _run_takes(old: TileSet, wanted: Counter[Tile], rules: Rules) -> list[_Take]
         if wanted[old.tiles[at]]:
             walk(at + 1, True, [*taken, at], left)
         if may_keep:
-            for end in range(at + rules.smallest_set, n + 1):
-                if any(not t.is_joker for t in old.tiles[at:end]):
+            for end in range(at + shortest, n + 1):
+                if any(not t.is_joker for t in old.tiles[at:end]) and may_stay(at, end):
                     walk(end, False, taken, [*left, (at, end)])
 
     walk(0, True, [], [])
@@ -693,9 +710,9 @@ def _run_takes(old: TileSet, wanted: Counter[Tile], rules: Rules) -> list[_Take]
     return out
 
 
-def _group_takes(old: TileSet, wanted: Counter[Tile], rules: Rules) -> list[_Take]:
-    """A group keeps in place the tiles not taken, a valid group (or none); its jokers are alike, so they are
-    taken from the last."""
+def _group_takes(old: TileSet, wanted: Counter[Tile], rules: Rules, loose: Counter[Tile]) -> list[_Take]:
+    """A group keeps in place the tiles not taken, a valid group (or none, or fewer that loose tiles of its
+    number could make a group again); its jokers are alike, so they are taken from the last."""
     numbered = [p for p, t in enumerate(old.tiles) if not t.is_joker and wanted[t]]
     jokers = [p for p, t in enumerate(old.tiles) if t.is_joker]
     most_jokers = min(len(jokers), wanted[old.tiles[jokers[0]]]) if jokers else 0
@@ -706,21 +723,31 @@ def _group_takes(old: TileSet, wanted: Counter[Tile], rules: Rules) -> list[_Tak
                 taken = tuple(sorted((*some, *jokers[len(jokers) - j :])))
                 if not taken:
                     continue
-                left = _group_left(old, taken, rules)
+                left = _group_left(old, taken, rules, loose)
                 if left is not None:
                     out.append(_Take(taken, left))
     out.append(_Take((), (old,)))
     return out
 
 
-def _group_left(old: TileSet, taken: tuple[int, ...], rules: Rules) -> tuple[TileSet, ...] | None:
-    """What a group keeps in place when ``taken`` leave it: nothing, a valid group, or None (no set)."""
+def _group_left(
+    old: TileSet, taken: tuple[int, ...], rules: Rules, loose: Counter[Tile]
+) -> tuple[TileSet, ...] | None:
+    """What a group keeps in place when ``taken`` leave it: nothing, a valid group, a piece loose tiles could
+    make a group again (laid as it lies), or None (no set)."""
     rest = [t for p, t in enumerate(old.tiles) if p not in taken]
     if not rest:
         return ()
     real = [t for t in rest if not t.is_joker]
-    if len(rest) < rules.smallest_set or not real:
+    if not real:
         return None
+    if len(rest) < rules.smallest_set:
+        number, colours = real[0].number, {t.colour for t in real}
+        menders = sum(n for t, n in loose.items() if t.is_joker or (t.number == number and t.colour not in colours))
+        if len(rest) + menders < rules.smallest_set:
+            return None
+        stands = tuple(t if not t.is_joker else old.stands_for[old.tiles.index(t)] for t in rest)
+        return (TileSet(Kind.GROUP, tuple(rest), stands),)
     colours = [c for c in rules.colour_order if any(t.colour is c for t in real)]
     missing = [c for c in rules.colour_order if c not in colours][: len(rest) - len(real)]
     return (TileSet.group(real[0].number, colours, missing),)
@@ -745,6 +772,7 @@ def _laid_off(bases: Sequence[_Base], loose: Sequence[Tile], rules: Rules) -> li
             if key not in seen:
                 seen.add(key)
                 out.append(reading)
+    out = [reading for reading in out if all(_valid(s, rules) for s in reading.table)]  # every piece mended
     if not out:
         raise NoReading(
             N_(
@@ -756,6 +784,14 @@ def _laid_off(bases: Sequence[_Base], loose: Sequence[Tile], rules: Rules) -> li
     if len(out) > MAX_READINGS:
         raise NoReading(WHOLE_TABLE, problem=say("the play can be read in too many ways"))
     return out
+
+
+def _valid(s: TileSet, rules: Rules) -> bool:
+    """A set of the new table as it lies is a valid set (a piece left too short, not mended, is not)."""
+    try:
+        return make_set(s.tiles, rules).tiles == s.tiles
+    except SetError:
+        return False
 
 
 def _too_many_ways(loose: Sequence[Tile], ways: int) -> Text:

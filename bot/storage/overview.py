@@ -6,7 +6,7 @@ operator looking at a game from the terminal must never take its locks or write.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
 
@@ -14,16 +14,19 @@ from bot.game.state import GameState
 from bot.storage import reads
 from bot.storage.database import Database
 from bot.storage.models import Event, Game, Link
+from bot.storage.scores import Total, totals
 
 
 @dataclass(frozen=True, slots=True)
 class Overview:
-    """A chat's current game, how many events its history holds, and (for a private chat) the group chat
-    whose game the user's private chat is tied to."""
+    """A chat's current game, how many events its history holds, (for a private chat) the group chat whose
+    game the user's private chat is tied to, and the chat's running totals."""
 
     state: GameState
     changes: int
     tied_to: int | None
+    #: the chat's scored games summed per player
+    totals: list[Total] = field(default_factory=list)
 
 
 async def current_game(db: Database, chat_id: int) -> GameState | None:
@@ -59,4 +62,4 @@ async def overview(db: Database, chat_id: int) -> Overview | None:
     if state is None:
         return None
     link = await tied_to(db, chat_id) if chat_id > 0 else None
-    return Overview(state, await count_changes(db, state.id), link)
+    return Overview(state, await count_changes(db, state.id), link, await totals(db, state.chat_id))

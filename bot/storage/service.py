@@ -458,7 +458,7 @@ class GameService:
             return out
 
         _, after = await self._changes(game_id, user_id, steps)
-        return Changed(after, tuple(sorted({uid for got in told for uid in got()} - {user_id})))
+        return Changed(after, tuple(sorted({uid for got in told for uid in got()})))
 
     async def set_table(
         self,

@@ -45,8 +45,10 @@ from bot.telegram.handlers import (
     photos,
     questions,
     racks,
+    scoring,
     solving,
     table,
+    turns,
 )
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
@@ -134,13 +136,15 @@ def add_handlers(application: BotApplication) -> None:
         "end": lobby.end,
         "games": lobby.games,
         "rack": racks.rack,
-        "draw": racks.draw,
+        "draw": turns.draw,
         "table": table.table,
         "play": table.play,
         "undo": table.undo,
         "status": table.status,
         "meld": table.meld,
-        "pass": table.pass_turn,
+        "pass": turns.pass_turn,
+        "left": scoring.left,
+        "scores": scoring.scores_command,
         "fit": table.fit_tile,
         "solve": solving.solve_command,
         "language": language.language,
@@ -160,6 +164,8 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(keyboard.tapped, pattern=callbacks.KEY_PATTERN))
     application.add_handler(CallbackQueryHandler(arrivals.new_game_button, pattern=callbacks.NEW_GAME_PATTERN))
     application.add_handler(CallbackQueryHandler(language.language_button, pattern=callbacks.LANGUAGE_PATTERN))
+    application.add_handler(CallbackQueryHandler(turns.drew_button, pattern=callbacks.DREW_PATTERN))
+    application.add_handler(CallbackQueryHandler(scoring.game_button, pattern=callbacks.GAME_BUTTON_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))

@@ -203,7 +203,8 @@ DREW = "d"
 RACK_LEFT = "r"
 SAME_PLAYERS = "s"
 SCORES = "c"
-GAME_BUTTON_PATTERN = r"^[drsc]:\d"
+GAME_BUTTON_PATTERN = r"^[rsc]:\d"
+DREW_PATTERN = r"^d:\d"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,13 +15,12 @@ from telegram.error import BadRequest
 
 from bot.game import GameState
 from bot.game.errors import AlreadyAnswered
-from bot.telegram import callbacks
+from bot.telegram import callbacks, notices
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
-from bot.telegram.errors import guarded
-from bot.telegram import notices
 from bot.telegram.drawing import record_draw
 from bot.telegram.ending import tell_left
+from bot.telegram.errors import guarded
 from bot.telegram.games import seat_of, speaker
 from bot.telegram.keys import KEYS
 from bot.telegram.runtime.deps import deps

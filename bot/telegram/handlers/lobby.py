@@ -6,19 +6,20 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot.game import GameState
 from bot.game.codec import decode_rules, encode_rules
-from bot.game.ending import in_progress
+from bot.game.ending import in_progress, stops
 from bot.game.errors import NoGame
 from bot.storage.service import Question
 from bot.telegram import callbacks
 from bot.telegram.asking import ask
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
+from bot.telegram.ending import say_everywhere
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.games import current_game, is_group, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.runtime.deps import deps
-from bot.telegram.sending import label, post_to_game_chat, say
+from bot.telegram.sending import label, say
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _, n_
@@ -189,7 +190,8 @@ async def rules_command(update: Update, context: BotContext) -> None:
 
 @guarded
 async def end(update: Update, context: BotContext) -> None:
-    """/end: close the game with the points left on each rack (a game in progress after a tap)."""
+    """/end: stop a game in progress (the racks are then told, and the lowest wins), or close a game that waits
+    for its racks (those not told get no score); always after a tap on the question it asks."""
     chat, user = speaker(update)
     try:
         state = await current_game(context, chat, user, create=False)
@@ -197,14 +199,24 @@ async def end(update: Update, context: BotContext) -> None:
         raise NoGame(N_("no game is running here")) from None
     if state.active_players:  # a game nobody sits at (started by an anonymous admin) anyone may end
         seat_of(state, user)
-    if in_progress(state):
-        await ask(
-            context, chat, state, user.id, END,
-            label(context, chat) + _("End the game now, with the points left on each rack? (/undo can reopen it.)"),
-            [_("End the game")], {}, may_answer=[user.id], reply_to=update.message,
-        )  # fmt: skip
+    if stops(state):
+        question = _(
+            "Stop the game now? Then each of you tells me the tiles left on your rack, and the lowest rack wins."
+        )
+        option = _("Stop the game")
+    elif state.finish is not None:
+        question = _("Close the game now? Racks not told yet get no score.")
+        option = _("Close the game")
+    elif in_progress(state):
+        question = _("End the game now? (/undo can reopen it.)")
+        option = _("End the game")
+    else:
+        await close(update, context, state)
         return
-    await close(update, context, state)
+    await ask(
+        context, chat, state, user.id, END, label(context, chat) + question, [option], {},
+        may_answer=[user.id], reply_to=update.message,
+    )  # fmt: skip
 
 
 async def end_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
@@ -213,12 +225,14 @@ async def end_answered(update: Update, context: BotContext, question: Question, 
 
 
 async def close(update: Update, context: BotContext, state: GameState, *, answering: str | None = None) -> None:
+    """Stop or close the game (``bot.game.ending``) and say how it stands: the racks it waits for, or its score."""
     chat, user = speaker(update)
-    result = await deps(context).service.end_game(state.id, user.id, answering=answering)
-    text = replies.scores_text(result)
-    await context.bot.send_message(chat.id, label(context, chat) + text)
-    if in_group_game(state, chat):
-        await post_to_game_chat(context, state, lambda: replies.scores_text(result))
+    after = await deps(context).service.end_game(state.id, user.id, answering=answering)
+
+    def said() -> str:
+        return replies.finish_text(after) if after.running else replies.scored_text(after)
+
+    await say_everywhere(context, chat, after, said)
 
 
 @guarded

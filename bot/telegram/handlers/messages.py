@@ -8,14 +8,10 @@ the private-chat button, a table is set for everyone.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 from telegram import Update
 
-from bot.game import GameState, PlayerState
 from bot.game.table import is_play
-from bot.storage import GameService
+from bot.telegram import notices
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
@@ -29,13 +25,11 @@ from bot.telegram.sending import say
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
-from solver.deck import DeckError, check_deck
 from solver.errors import RummikubError
 from solver.notation import NotationError, parse_tiles
 from solver.sets import TileSet
 from solver.solution import Objective
 from solver.text import N_
-from solver.tiles import Tile
 
 
 @guarded
@@ -96,13 +90,6 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
             raise RummikubError(N_("write the whole table after fix, like table: fix 6R 7R 8R | 7K 7O 7R"))
         table = await read_table_for(context, table_text, state)
     shared = table is not None and in_group_game(state, chat)
-    # On the group's table the stored rack may still hold the tiles this table shows played: without a
-    # rack: line, the table is checked alone now, and with the rack the play leaves once it is recorded.
-    check_deck(
-        state.rules,
-        rack if rack is not None else ([] if shared else me.rack),
-        [t for s in (table if table is not None else state.table) for t in s.tiles],
-    )
     changed_table = False
     if shared:
         assert table is not None
@@ -112,14 +99,11 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
         after = await change_shared_table(update, context, state, table, fix=fix, show_here=False)
         assert after is not None, "only a play asks a question"
         state, changed_table = after, after.version != state.version  # the same sets in any order: no change
-        me, table = seat_of(state, user), None
-        if rack is None and not fits_deck(state, me):
-            updated = _("The group's table is updated.") + " " if changed_table else ""
-            stale = _(texts.STALE_RACK).format(example=rule_words.example_tiles(state.rules))
-            await say(update, context, updated + stale)
-            return
+        table = None
     # The position is stored (committed) first: an answer never shows a position a crash could lose.
-    state = await _store(d.service, state, user.id, rack, table)
+    changed = await d.service.set_position(state.id, user.id, rack=rack, table=table)
+    state = changed.state
+    await notices.racks_trimmed(context, state, changed.trimmed)
     me = seat_of(state, user)
     if not me.rack:  # nothing to solve with yet: show what came, ask for the rack
         done = _("The group's table is updated.") if changed_table else _("Table set.") if table is not None else ""
@@ -128,35 +112,6 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
         await show_table(update, context, state, done + ask)
         return
     await send_answer(update, context, state, me, Objective.TILES, start_solving(d, state, me, Objective.TILES))
-
-
-def fits_deck(state: GameState, me: PlayerState) -> bool:
-    """The stored rack and the table fit the deck together (a rack typed long ago may no longer)."""
-    try:
-        check_deck(state.rules, me.rack, [t for s in state.table for t in s.tiles])
-    except DeckError:
-        return False
-    return True
-
-
-async def _store(
-    service: GameService, state: GameState, user_id: int, rack: Sequence[Tile] | None, table: Sequence[TileSet] | None
-) -> GameState:
-    """Write the rack and the table, only what differs from the game, in one transaction."""
-    me = state.player(user_id)
-    assert me is not None
-    if rack is not None and Counter(rack) == Counter(me.rack):
-        rack = None
-    if table is not None and _layout(table) == _layout(state.table):
-        table = None
-    if rack is None and table is None:
-        return state
-    return await service.set_position(state.id, user_id, rack=rack, table=table)
-
-
-def _layout(table: Sequence[TileSet]) -> list[tuple[str, ...]]:
-    """A table as its sets' tiles in order, the sets in order (what a correction would change)."""
-    return [tuple(str(t) for t in s.tiles) for s in table]
 
 
 @guarded

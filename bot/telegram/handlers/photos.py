@@ -24,8 +24,10 @@ from bot.game import GameState
 from bot.game.codec import decode_table, decode_tiles, encode_table, encode_tiles
 from bot.game.errors import NoGame
 from bot.storage.service import Question
+from bot.telegram import notices
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
+from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
 from bot.telegram.handlers.table import FIX_WORD, set_table
@@ -196,12 +198,13 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     what, token = options[option], question.token
     tiles = decode_tiles(question.payload["tiles"])
     if what == RACK:
-        state = await d.service.set_rack(state.id, user.id, tiles, answering=token)
-        rack = replies.rack_text(seat_of(state, user), state.rules)
+        changed = await d.service.set_rack(state.id, user.id, tiles, answering=token)
+        rack = replies.rack_text(seat_of(changed.state, user), state.rules)
         await say(update, context, rack + "\n" + _("/solve for your best play."))
+        await notices.racks_trimmed(context, changed.state, changed.trimmed)
     elif what == DRAWN:
-        state = await d.service.draw(state.id, user.id, tiles, answering=token)
-        await say(update, context, replies.draw_answer(tiles, seat_of(state, user), state.rules))
+        chat, _user = speaker(update)
+        await record_draw(context, chat, user, state, tiles, answering=token)
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""

@@ -17,10 +17,11 @@ from bot.storage.service import Question
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
+from bot.telegram.drawing import DRAW, draw_answered
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
 from bot.telegram.handlers import lobby, photos, solving, table
-from bot.telegram.handlers.plays import PLAY, play_answered
+from bot.telegram.plays import PLAY, play_answered
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
@@ -35,6 +36,7 @@ FEATURES: dict[str, Answered] = {
     lobby.NEW: lobby.new_answered,
     solving.SUGGESTION: solving.suggestion_answered,
     photos.PHOTO: photos.photo_answered,
+    DRAW: draw_answered,
 }
 STALE = texts.STALE_BUTTON
 

@@ -14,10 +14,10 @@ from telegram.error import TelegramError
 
 from bot.game.errors import NoGame
 from bot.game.state import GameState
+from bot.telegram import notices
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
-from bot.telegram import notices
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps

@@ -21,19 +21,20 @@ from telegram.error import BadRequest
 
 from bot.game import GameState, PlayerState
 from bot.game.errors import AlreadyAnswered, NoTiles, NotYourTurn, StaleSuggestion
-from bot.game.plays import turn_check
+from bot.game.plays import check_suggestion, opening_due, play_turn_check
 from bot.game.seats import ensure_running
 from bot.storage.service import Question
-from bot.telegram import callbacks, suggestions
+from bot.telegram import callbacks, notices, suggestions
 from bot.telegram.asking import ask
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
-from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
+from bot.telegram.plays import post_play
 from bot.telegram.runtime.deps import Deps, deps
-from bot.telegram.runtime.work import Answer, answer_for, group_picture, solve_position
-from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
+from bot.telegram.runtime.work import Answer, answer_for, shown, solve_position
+from bot.telegram.sending import label, photo_coming, say, show
 from bot.telegram.suggestions import SHOWN, fingerprint
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
@@ -51,17 +52,23 @@ log = logging.getLogger(__name__)
 
 
 def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
+    if me.unnamed:
+        raise NoTiles(
+            N_("you drew a tile in the group: tell me which first, like /draw {example}"),
+            example=rule_words.example_draw(state.rules),
+        )
     if not me.rack:
         raise NoTiles(
             N_("your rack is empty; send it first: /rack {example}"), example=rule_words.example_tiles(state.rules)
         )
-    return (me.rack, state.table, state.rules, objective, not me.melded, d.settings.solver_time_limit)
+    return (me.rack, state.table, state.rules, objective, opening_due(state, me.user_id), d.settings.solver_time_limit)
 
 
 def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Answer]:
     """Begin solving in the worker pool now (the caller may store things meanwhile)."""
     args = _solve_args(d, state, me, objective)
-    work = d.solving_position(_tiles(state, me), solve_position, *args, wording=picture_wording())
+    wording = picture_wording()
+    work = d.solving_position(_tiles(state, me), solve_position, *args, numbers=state.numbers, wording=wording)
     return asyncio.ensure_future(work)
 
 
@@ -145,9 +152,10 @@ async def send_answer(
 
 
 def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Solution] | None:
-    """For a player not yet melded, with a table to play onto: the best play as if the meld were made, begun
-    now beside the opening, so the answer can offer it (a newcomer mid-game may simply not have said /meld)."""
-    if me.melded or not me.rack or not state.table:
+    """For a player not yet melded in a game of their own, with a table to play onto: the best play as if the
+    meld were made, begun now beside the opening, so the answer can offer it (a newcomer mid-game may simply
+    not have said /meld). In a group's game the opening is the game's: it is made by playing it."""
+    if me.melded or not me.rack or not state.table or state.is_group:
         return None
     rack, table, rules, objective, _meld, limit = _solve_args(d, state, me, objective)
     work = d.solving_position(
@@ -213,7 +221,7 @@ async def melded_instead(update: Update, context: BotContext) -> None:
     state = context.game = await d.service.game(int(tapped.game_id))
     ensure_running(state)
     seat_of(state, user)
-    await query.answer(replies.melded_noted(name_of(user)))
+    await query.answer(replies.melded_noted())
     state = context.game = await d.service.mark_melded(state.id, user.id)
     await send_answer(update, context, state, seat_of(state, user), replies.objective_of(tapped.objective))
 
@@ -236,8 +244,11 @@ async def played_this(update: Update, context: BotContext) -> None:
     state = context.game = await d.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
+    objective = replies.objective_of(code)
+    if fingerprint(state, me, objective) != stamp:  # a stale suggestion is said before anything is asked
+        raise StaleSuggestion(N_("the table or your rack has changed since this suggestion; /solve again"))
     try:
-        turn_check(state, user.id)
+        play_turn_check(state, user.id)
     except NotYourTurn as why:
         await query.answer()
         await ask(
@@ -288,36 +299,27 @@ async def play_suggestion(
     if fingerprint(state, me, objective) != stamp:
         raise StaleSuggestion(N_("the table or your rack has changed since this suggestion; /solve again"))
     solution = await solution_now(d, state, me, objective, stamp)
-    played = await d.service.apply_suggestion(state.id, user.id, solution, out_of_turn=out_of_turn, answering=answering)
+    check_suggestion(state, me, solution)
+    as_shown = await d.solving(shown, solution)  # recorded with the sets and numbers the answer showed
+    played = await d.service.apply_suggestion(state.id, user.id, as_shown, out_of_turn=out_of_turn, answering=answering)
     if message_id is not None:
         with contextlib.suppress(BadRequest):  # too old to edit, or already without buttons
             await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
     after = played.state
     mine = seat_of(after, user)
-    placed = replies.placed_text(solution)
+    placed = replies.placed_text(as_shown)
     lines = [label(context, chat) + _("Played {tiles}.").format(tiles=placed)]
-    lines.append(replies.rack_text(mine, after.rules) if mine.rack else _(texts.WON))
+    if after.playing:
+        lines.append(replies.rack_text(mine, after.rules))
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
     if passed:
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
-    turn = replies.turn_line(after)
-    if in_group_game(after, chat) and mine.rack:  # a win ends the turns
-        lines.append(turn)
-    await context.bot.send_message(chat.id, "\n".join(line for line in lines if line))
+    lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after))
+    markup = None if after.playing else replies.end_buttons(after)
+    await context.bot.send_message(chat.id, "\n".join(line for line in lines if line), reply_markup=markup)
     if in_group_game(after, chat):
-
-        def picture() -> Awaitable[bytes]:
-            return d.solving(group_picture, solution, wording=picture_wording())
-
-        def caption() -> str:
-            figures = replies.tiles_and_points(len(played.placed), solution.points_placed)
-            lines = [_("{name} played {tiles} ({figures}).").format(name=name_of(user), tiles=placed, figures=figures)]
-            if passed:
-                lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
-            lines.append(replies.turn_line(after) if mine.rack else replies.won_line(name_of(user)))  # a win ends turns
-            return " ".join(line for line in lines if line)
-
-        await post_to_game_chat(context, after, caption, picture)
+        await post_play(context, state, played, recorder=user)
+    await notices.racks_trimmed(context, after, played.trimmed)
 
 
 @guarded

@@ -10,7 +10,7 @@ import re
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
-from telegram import Chat, Update, User
+from telegram import Chat, Message, Update, User
 
 from bot.game import EventKind, GameState, Undone
 from bot.game.errors import NoGame
@@ -23,8 +23,8 @@ from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
-from bot.telegram.handlers.plays import PlayDraft, advance
 from bot.telegram.parsing import command_text
+from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import table_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
@@ -136,7 +136,7 @@ async def change_shared_table(
 ) -> GameState | None:
     """A new shared table: every old tile still there, in valid sets, and the group sees it.
 
-    New tiles on it are a play by the one who typed it (``handlers.plays``: on someone else's turn, or below the
+    New tiles on it are a play by the one who typed it (``bot.telegram.plays``: on someone else's turn, or below the
     meld, the bot asks first, and None is returned while it does). The first table of a game is where the
     game starts, not a play. The same tiles laid out anew only replace the table; ``fix`` is a correction,
     which changes no rack and no turn. ``show_here`` False: this chat gets no picture of a table set (the
@@ -184,7 +184,8 @@ async def change_shared_table(
 
         def picture() -> Awaitable[bytes]:
             header, words = replies.table_header(state), picture_wording()
-            return d.off_loop(table_picture, state.table, state.rules, None, header, labels=state.numbers, wording=words)
+            numbers = state.numbers
+            return d.off_loop(table_picture, state.table, state.rules, None, header, labels=numbers, wording=words)
 
         await post_to_game_chat(context, state, lambda: f"{name_of(user)}: {said()}", picture)
     return state
@@ -206,7 +207,6 @@ async def table(update: Update, context: BotContext) -> None:
 async def play(update: Update, context: BotContext) -> None:
     """/play sets…: record a play (the speaker's, unless they say it was the player whose turn it is)."""
     chat, user = speaker(update)
-    d = deps(context)
     state = await current_game(context, chat, user)
     seat_of(state, user)
     text = _args(update)

@@ -13,9 +13,11 @@ import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.game.numbering import renumber
 from bot.game.trace import Trace
 from bot.telegram.runtime import collector
 from render import ENGLISH, Wording, render_solution, render_table, warm_up
+from render.scores import ScoreSheet, render_scores
 from solver.kept import warm_forms
 from solver.planner import numbered, plan_of
 from solver.recorded import recorded_play, traced_play
@@ -53,35 +55,57 @@ def solve_position(
     initial_meld: bool,
     time_limit: float,
     *,
+    numbers: Sequence[int] | None = None,
     wording: Wording = ENGLISH,
 ) -> Answer:
     solution = solve(rack, table, rules, objective=objective, initial_meld=initial_meld, time_limit=time_limit)
-    return answer_for(solution, wording=wording)
+    return answer_for(solution, numbers=numbers, wording=wording)
 
 
-def answer_for(solution: Solution, *, show_rack: bool = True, wording: Wording = ENGLISH) -> Answer:
+def answer_for(
+    solution: Solution, *, numbers: Sequence[int] | None = None, show_rack: bool = True, wording: Wording = ENGLISH
+) -> Answer:
     """Moves and picture for a solution (a cached one, or one just solved).
 
-    The picture shows the sets in the order and under the numbers the moves
-    use (``solver.planner.numbered``), so "set 5" in the caption is the set
-    labelled 5. ``show_rack`` False is the group's picture: no rack. The
-    picture's words come from ``wording`` (the reader's language).
+    The picture shows the sets in the order the moves leave them (``solver.planner.numbered``), under the
+    numbers the game gives them (``numbers``: the old table's; the sets a play makes take the next ones, as
+    ``bot.game.numbering`` will number them once played), and the moves say the same numbers: "set 5" in the
+    caption is the set labelled 5, in private and in the group. ``show_rack`` False is the group's picture:
+    no rack. The picture's words come from ``wording`` (the reader's language).
     """
     if not solution.has_play:
         return Answer(solution, (), None)
+    old = list(numbers) if numbers is not None else list(range(1, len(solution.table_before) + 1))
     try:
         plan = plan_of(solution, budget=PLAN_BUDGET)
     except Exception:  # the picture and summary are still right; log and send them without moves
         log.exception("planning the moves failed for table %s", [str(s) for s in solution.table])
-        return Answer(solution, (), render_solution(solution, show_rack=show_rack, wording=wording))
-    shown, numbers = numbered(solution, plan)
-    picture = render_solution(shown, show_rack=show_rack, labels=[str(n) for n in numbers], wording=wording)
-    return Answer(solution, tuple(m.text() for m in plan.moves), picture)
+        labels = [str(n) for n in renumber(old, solution.kept_from)]
+        return Answer(solution, (), render_solution(solution, show_rack=show_rack, labels=labels, wording=wording))
+    shown, plan_numbers = numbered(solution, plan)
+    game_numbers = renumber(old, shown.kept_from)
+    called = dict(zip(plan_numbers, game_numbers, strict=True)) | {i + 1: n for i, n in enumerate(old)}
+    moves = tuple(m.renumbered(called).text() for m in plan.moves)
+    picture = render_solution(shown, show_rack=show_rack, labels=[str(n) for n in game_numbers], wording=wording)
+    return Answer(solution, moves, picture)
 
 
-def group_picture(solution: Solution, *, wording: Wording = ENGLISH) -> bytes:
+def shown(solution: Solution) -> Solution:
+    """The solution with its sets in the order the moves leave them, each tracing the old set it continues
+    (``solver.planner.numbered``): the play as the answer showed it, which "I played this" records."""
+    if not solution.has_play:
+        return solution
+    try:
+        plan = plan_of(solution, budget=PLAN_BUDGET)
+    except Exception:
+        log.exception("planning the moves failed for table %s", [str(s) for s in solution.table])
+        return solution
+    return numbered(solution, plan)[0]
+
+
+def group_picture(solution: Solution, *, numbers: Sequence[int] | None = None, wording: Wording = ENGLISH) -> bytes:
     """The group's picture of a suggestion someone played: the same sets and numbers, no rack."""
-    picture = answer_for(solution, show_rack=False, wording=wording).picture
+    picture = answer_for(solution, numbers=numbers, show_rack=False, wording=wording).picture
     assert picture is not None, "only a play is posted to the group"
     return picture
 
@@ -119,6 +143,11 @@ def play_picture(
         play = recorded_play(before, after, rules)
     names = [str(n) for n in labels] if labels is not None else None
     return render_solution(play, show_rack=False, labels=names, wording=wording), play
+
+
+def scores_picture(sheet: ScoreSheet) -> bytes:
+    """A chat's scores as a small table (``render.scores``)."""
+    return render_scores(sheet)
 
 
 def worker_start(memory_mib: int = 0) -> None:

@@ -17,6 +17,7 @@ from bot.telegram import callbacks
 from bot.telegram.links import deep_link
 from bot.telegram.words.language import _, n_, spoken
 from bot.telegram.words.rules import example_draw, example_table, example_tiles
+from render.scores import score_text
 from solver.notation import format_tiles
 from solver.rules import Rules
 from solver.solution import Objective, Solution
@@ -290,11 +291,6 @@ def declared_line(player: PlayerState, rules: Rules) -> str:
     )
 
 
-def signed(points: int) -> str:
-    """A score as the box writes it: +55, a minus sign and 38, 0."""
-    return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"
-
-
 def scored_text(state: GameState) -> str:
     """A scored game: who won, each player's score by the box."""
     rows = scores(state)
@@ -302,7 +298,7 @@ def scored_text(state: GameState) -> str:
         return _("Game over: no rack was told, so there is no score.")
     lines = [_("Game over. {name} wins.").format(name=rows[0].name) if rows[0].won else _("Game over.")]
     for s in rows:
-        lines.append(f"{s.name}: {signed(s.score)}")
+        lines.append(f"{s.name}: {score_text(s.score, plus=True)}")
     unscored = [p.name for p in state.active_players if p.score is None]
     if unscored:
         lines.append(_("No score (rack never told): {names}").format(names=", ".join(unscored)))

@@ -252,16 +252,8 @@ async def announce(
     match is told to its owner, in private."""
     d = deps(context)
     after = played.state
-    here_language = current()
-
-    async def picture() -> tuple[bytes, Solution]:
-        return await d.off_loop(
-            play_picture, before.table, after.table, after.rules, trace=played.trace, labels=after.numbers,
-            wording=picture_wording(),
-        )  # fmt: skip
-
     async with photo_coming(context, chat):
-        drawn, play = await picture()
+        drawn, play = await _picture(d, before, played)
     caption = (label(context, chat) + play_caption(after, played, play, recorder=user))[: replies.CAPTION_LIMIT]
     markup = _buttons(after)
     if reply_to is not None:
@@ -269,17 +261,31 @@ async def announce(
     else:
         await context.bot.send_photo(chat.id, drawn, caption=caption, reply_markup=markup)
     if in_group_game(after, chat):
-
-        async def group_picture() -> bytes:  # drawn again only for a group that speaks another language
-            return drawn if current() == here_language else (await picture())[0]
-
-        await post_to_game_chat(
-            context, after, lambda: play_caption(after, played, play, recorder=user), group_picture,
-            markup=lambda: _buttons(after),
-        )  # fmt: skip
+        await post_play(context, before, played, recorder=user)
     await notices.racks_trimmed(context, after, played.trimmed)
     if played.rack_short:
         await notices.rack_mismatch(context, after, played.by, played.placed, played.rack_short)
+
+
+async def _picture(d: Deps, before: GameState, played: Played) -> tuple[bytes, Solution]:
+    """The recorded play's picture, from the one tracing the game kept of it, under the game's set numbers."""
+    after = played.state
+    return await d.off_loop(
+        play_picture, before.table, after.table, after.rules, trace=played.trace, labels=after.numbers,
+        wording=picture_wording(),
+    )  # fmt: skip
+
+
+async def post_play(context: BotContext, before: GameState, played: Played, *, recorder: User) -> None:
+    """The recorded play in its game's group (made from a private chat): picture and caption in the group's
+    language, the turn's button under it."""
+    after = played.state
+    with speaking(await language_there(context, after.chat_id)):  # the picture's words too
+        drawn, play = await _picture(deps(context), before, played)
+    await post_to_game_chat(
+        context, after, lambda: play_caption(after, played, play, recorder=recorder), drawn,
+        markup=lambda: _buttons(after),
+    )  # fmt: skip
 
 
 def _buttons(after: GameState) -> InlineKeyboardMarkup | None:
