@@ -742,8 +742,8 @@ def _group_left(
     if not real:
         return None
     if len(rest) < rules.smallest_set:
-        number, colours = real[0].number, {t.colour for t in real}
-        menders = sum(n for t, n in loose.items() if t.is_joker or (t.number == number and t.colour not in colours))
+        number, present = real[0].number, {t.colour for t in real}
+        menders = sum(n for t, n in loose.items() if t.is_joker or (t.number == number and t.colour not in present))
         if len(rest) + menders < rules.smallest_set:
             return None
         stands = tuple(t if not t.is_joker else old.stands_for[old.tiles.index(t)] for t in rest)
