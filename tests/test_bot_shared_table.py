@@ -16,7 +16,7 @@ import pytest
 
 import bot.telegram.handlers.table as table_module
 import solver.table as solver_table
-from tests.bot_support import ALICE, BOB, Session, rack_of, session, tie_private_chat, tiles
+from tests.bot_support import ALICE, BOB, Session, melded, rack_of, session, tie_private_chat, tiles
 from tests.fake_bot_api import Call, Chat, User
 from tests.test_bot_group import GROUP, new_game_with_two
 
@@ -37,8 +37,7 @@ async def linked(s: Session, created: Call, *players: tuple[User, str], meld: bo
 async def melded_pair(s: Session) -> Call:
     """Alice and Bob at the group's table, both past their initial meld (plays here are not openings)."""
     created = await new_game_with_two(s)
-    await s.ask(ALICE, "/meld", GROUP)
-    await s.ask(BOB, "/meld", GROUP)
+    await melded(s, GROUP.id, ALICE, BOB)
     return created
 
 
