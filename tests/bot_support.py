@@ -27,6 +27,7 @@ from bot.telegram.runtime.pacing import NONE, SharedPace
 from bot.telegram.runtime.serving import Webhook, serving
 from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
+from tests.storage_support import melded as melded_in
 from tests.storage_support import migrated
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,18 +179,7 @@ def bot_process(fake: FakeBotApi, database_url: str, log: Path, **env: str) -> s
 
 
 async def melded(s: Session, chat_id: int, *users: User) -> None:
-    """Set-up only: these players of the chat's running game have made their initial meld (as if they had
-    played it earlier), so a test of something else need not play openings first. A group's game otherwise
-    records a meld only by a play (``bot.game.plays``)."""
-    from sqlalchemy import update
-
-    from bot.storage.models import Game, Player
-
+    """Set-up only: these players of the chat's running game have made their initial meld (see
+    ``storage_support.melded``)."""
     state = await s.service.active_game(chat_id)
-    async with deps_of(s.app).db.writes() as session_, session_.begin():
-        await session_.execute(
-            update(Player)
-            .where(Player.game_id == state.id, Player.user_id.in_([u.id for u in users]))
-            .values(melded=True)
-        )
-        await session_.execute(update(Game).where(Game.id == state.id).values(version=Game.version + 1))
+    await melded_in(s.service, state.id, *(u.id for u in users))

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 import re
 import socket
 import struct
@@ -40,6 +41,8 @@ import tornado.web
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_PATH = ROOT.parent / "shared" / "telegram" / "bot-api-10.1.json"
 TOKEN = "123456:TEST-token-for-the-fake-api"
+#: How long a test waits for the bot's answer (``FAKE_REPLY_TIMEOUT``: shorter to list failures fast)
+REPLY_TIMEOUT = float(os.environ.get("FAKE_REPLY_TIMEOUT", "10"))
 BOT_ID = 123456
 BOT_USERNAME = "rummi_test_bot"
 
@@ -485,7 +488,9 @@ class FakeBotApi:
 
     # --- waiting on the bot ---
 
-    async def wait_for(self, found: Callable[[], T | None], timeout: float = 10.0, what: str = "a reply") -> T:
+    async def wait_for(
+        self, found: Callable[[], T | None], timeout: float = REPLY_TIMEOUT, what: str = "a reply"
+    ) -> T:
         """Wait until ``found()`` returns something (checked after every request), or fail."""
         assert self._changed is not None
         deadline = time.monotonic() + timeout
@@ -509,7 +514,11 @@ class FakeBotApi:
         return [c for c in self.calls[since:] if c.method in wanted and c.chat_id == chat_id]
 
     async def reply(
-        self, chat_id: int, since: int, methods: Iterable[str] = ("sendMessage", "sendPhoto"), timeout: float = 10.0
+        self,
+        chat_id: int,
+        since: int,
+        methods: Iterable[str] = ("sendMessage", "sendPhoto"),
+        timeout: float = REPLY_TIMEOUT,
     ) -> Call:
         """The first message the bot sent to ``chat_id`` after ``since``."""
         wanted = tuple(methods)
@@ -517,7 +526,7 @@ class FakeBotApi:
             lambda: next(iter(self.sent(chat_id, since, wanted)), None), timeout, f"{wanted} to chat {chat_id}"
         )
 
-    async def call(self, method: str, since: int, timeout: float = 10.0) -> Call:
+    async def call(self, method: str, since: int, timeout: float = REPLY_TIMEOUT) -> Call:
         """The first call of ``method`` after ``since`` (for calls without a chat, like answerCallbackQuery)."""
         return await self.wait_for(
             lambda: next((c for c in self.calls[since:] if c.method == method), None), timeout, method

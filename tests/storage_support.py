@@ -69,3 +69,18 @@ async def two_player_game(service: GameService) -> GameState:
     """A group game with Alice (seat 0, to move) and Bob (seat 1)."""
     game = await service.new_game(GROUP, ALICE, join_as="Alice")
     return await service.join(game.id, BOB, "Bob")
+
+
+async def melded(service: GameService, game_id: int, *users: int) -> GameState:
+    """Set-up only: these players have made their initial meld (as if they had played it earlier), so a test of
+    something else need not play openings first; a group's game otherwise records a meld only by a play."""
+    from sqlalchemy import update
+
+    from bot.storage.models import Game, Player
+
+    async with service.db.writes() as session, session.begin():
+        await session.execute(
+            update(Player).where(Player.game_id == game_id, Player.user_id.in_(users)).values(melded=True)
+        )
+        await session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
+    return await service.game(game_id)
