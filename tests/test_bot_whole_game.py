@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot_support import ALICE, BOB, CAROL, Session, melded, rack_of, session, tiles
+from tests.bot_support import ALICE, BOB, CAROL, Session, melded, rack_of, session
 from tests.fake_bot_api import Call, Chat, User
 
 GROUP = Chat(-100111, "group", "Family")
