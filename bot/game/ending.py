@@ -83,6 +83,8 @@ def close(state: GameState, user_id: int, now: datetime) -> GameState:
     ensure_running(state)
     if state.active_players:
         active_player(state, user_id)
+    if len(state.active_players) < 2 and state.finish is None:  # a game of one: nothing to score
+        return replace(state, status=GameStatus.ENDED, ended_at=now, finish=Finish.STOPPED, turn=None, adding=None)
     if state.finish is None:
         state = replace(state, finish=Finish.STOPPED, turn=None, adding=None)
     for p in waiting_for(state):
