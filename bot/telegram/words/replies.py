@@ -249,11 +249,6 @@ def rack_answer(player: PlayerState, rules: Rules) -> str:
     return f"{rack_text(player, rules)}\n{hint}"
 
 
-def draw_answer(drawn: Sequence[Tile], player: PlayerState, rules: Rules) -> str:
-    """The answer to tiles drawn (typed or tapped): what was drawn, and the rack now."""
-    return _("Drew {tiles}.").format(tiles=tiles_text(drawn, rules)) + "\n" + rack_text(player, rules)
-
-
 def won_line(name: str) -> str:
     """What is said when a player's last tiles went down."""
     return _("{name} has no tile left: {name} wins!").format(name=name)
