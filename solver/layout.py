@@ -56,7 +56,7 @@ def lay_out(
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
-        points_placed=table_points(table, new_table),
+        points_placed=table_points(new_table, placed),
         kept_sets=_kept(table, kept_from, origins),
         optimal=optimal,
         solve_ms=solve_ms,
@@ -91,9 +91,20 @@ def place_jokers(
             elif left[t] > 0:
                 left[t] -= 1
                 tiles[j] = JOKER
-        out.append((origin, TileSet(s.kind, tuple(tiles), s.stands_for)))
+        out.append((origin, _laid(s, tiles)))
     assert not +left, f"jokers with no place: {dict(left)}"
     return out
+
+
+def _laid(s: TileSet, tiles: Sequence[Tile]) -> TileSet:
+    """The set with ``tiles`` in its places; a group as groups are laid (``make_set``): jokers last, each
+    standing for a colour the group lacks, in the rules' colour order."""
+    if s.kind is Kind.RUN:
+        return TileSet(s.kind, tuple(tiles), s.stands_for)
+    real = [(t, f) for t, f in zip(tiles, s.stands_for, strict=True) if not t.is_joker]
+    stood = [f for t, f in zip(tiles, s.stands_for, strict=True) if t.is_joker]
+    laid = tuple([*(t for t, _f in real), *(JOKER for _ in stood)])
+    return TileSet(s.kind, laid, tuple([*(f for _t, f in real), *stood]))
 
 
 def _kept(old: Sequence[TileSet], kept_from: Sequence[int | None], origins: Sequence[Sequence[Origin]]) -> int:

@@ -86,7 +86,13 @@ class Solution:
         }
 
 
-def table_points(before: Sequence[TileSet], after: Sequence[TileSet]) -> int:
-    """What a play adds to what the table counts: its value after less before, each joker as the number it
-    stands for (as in the initial meld; a joker's 30 is only what it costs left on a rack at the end)."""
-    return sum(s.value for s in after) - sum(s.value for s in before)
+def table_points(after: Sequence[TileSet], placed: Sequence[Tile]) -> int:
+    """What the tiles a play put down count on the table: each number tile its number, and each joker from the
+    rack the tile it stands for (as in the initial meld; a joker's 30 is only what it costs left on a rack at
+    the end). Jokers are alike: as many jokers as came from the rack count, at the highest tiles the jokers on
+    the new table stand for."""
+    jokers = sum(1 for t in placed if t.is_joker)
+    stand = sorted(
+        (f.number for s in after for t, f in zip(s.tiles, s.stands_for, strict=True) if t.is_joker), reverse=True
+    )
+    return sum(t.number for t in placed if not t.is_joker) + sum(stand[:jokers])

@@ -40,8 +40,11 @@ def check_solution(solution: Solution, rack: Sequence[Tile], table: Sequence[Til
     )
     assert from_rack == placed, "tiles marked as from the rack are not the placed tiles"
     assert len(solution.origins) == len(solution.table) == len(solution.kept_from)
-    # points are what the play adds to the table's count: each joker as the tile it stands for where it lies
-    assert solution.points_placed == sum(s.value for s in solution.table) - sum(s.value for s in table)
+    # points are what the rack's tiles count on the table: the rack's jokers at the highest tiles jokers stand for
+    stand = sorted((f.number for s in solution.table for t, f in zip(s.tiles, s.stands_for, strict=True)
+                    if t.is_joker), reverse=True)  # fmt: skip
+    jokers = sum(1 for t in solution.placed if t.is_joker)
+    assert solution.points_placed == sum(t.number for t in solution.placed if not t.is_joker) + sum(stand[:jokers])
     assert 0 <= solution.kept_sets <= len(table)
     assert solution.kept_sets == kept_count(table, solution.table), "kept_sets is not the old sets that only grew"
     if solution.initial_meld and solution.has_play:
