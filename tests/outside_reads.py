@@ -118,7 +118,7 @@ class Watch:
 
     def take(self) -> list[str]:
         """The notes so far, and a clean slate."""
-        taken, self.notes[:] = self.notes[:], []
+        taken, self.notes = self.notes, []
         return taken
 
 
