@@ -3,7 +3,7 @@
 The real bot application talks to it over HTTP through ``TELEGRAM_BASE_URL``,
 exactly as it talks to Telegram: it long-polls ``getUpdates`` for the updates
 a test offers, and every request it sends is checked against the published
-spec (``../shared/telegram/bot-api-10.1.json``): the method must exist, every
+spec (``tests/data/telegram/bot-api-10.1.json``): the method must exist, every
 required field must be there, no field may be unknown, and each value must
 have one of the documented types (objects and arrays checked field by field),
 and a string no longer than its description allows ("1-4096 characters",
@@ -38,8 +38,8 @@ import httpx
 import tornado.httpserver
 import tornado.web
 
-ROOT = Path(__file__).resolve().parent.parent
-SPEC_PATH = ROOT.parent / "shared" / "telegram" / "bot-api-10.1.json"
+from tests.files import SPEC
+
 TOKEN = "123456:TEST-token-for-the-fake-api"
 #: How long a test waits for the bot's answer (``FAKE_REPLY_TIMEOUT``: shorter to list failures fast)
 REPLY_TIMEOUT = float(os.environ.get("FAKE_REPLY_TIMEOUT", "10"))
@@ -56,7 +56,7 @@ Json = dict[str, Any]
 class Spec:
     """The Bot API's methods and types, and checks of values against them."""
 
-    def __init__(self, path: Path = SPEC_PATH) -> None:
+    def __init__(self, path: Path = SPEC) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         self.version: str = data["version"]
         self.methods: dict[str, Json] = data["methods"]

@@ -1,7 +1,7 @@
 """End to end, photos of tiles: a real held-out photo in, the tiles and buttons out, stored only on a tap.
 
-The photos are two of the held-out real photos (``tests/test_vision_photos.HELD_OUT``), read in place from
-``../shared/photos``. What the bot must say is what the shipped reader reads from the same bytes, so these
+The photos are two of the held-out real photos (``tests/test_vision_photos.HELD_OUT``), kept in
+``tests/data/photos``. What the bot must say is what the shipped reader reads from the same bytes, so these
 tests check the chat, not the reader's accuracy (``test_vision_photos`` floors that).
 """
 
@@ -20,13 +20,13 @@ from solver import STANDARD
 from solver.notation import format_table, format_tiles, parse_tiles
 from tests.bot_support import ALICE, BOB, CAROL, Session, rack_of, session, tie_private_chat
 from tests.fake_bot_api import Call, Chat, User, private
+from tests.files import PHOTOS
 from tests.test_bot_group import GROUP, new_game_with_two
 from tests.test_bot_shared_table import melded_pair
 from tests.test_vision_photos import HELD_OUT
 from vision import PhotoReading, read_photo
-from vision.training.photos import PHOTOS
 
-IMAGES = PHOTOS / "train" / "images"
+IMAGES = PHOTOS / "images"
 TABLE_PHOTO = IMAGES / "rummy-14_jpeg.rf.cc87802cd19904d7e0b81192ef85f69c.jpg"  # five sets on wood, 640x480
 RACK_PHOTO = IMAGES / "rummy4-89_jpeg.rf.72ff6773825f81da08ca23d3d5455f42.jpg"  # loose tiles, 640x480
 

@@ -36,10 +36,10 @@ from solver.solution import Objective, Solution
 from solver.solve import solve as real_solve
 from solver.tiles import Tile
 from tests.bot_support import ALICE, BOB, PNG, database, deps_of, rack_of, session, settings_for, tiles
-from tests.fake_bot_api import TOKEN, FakeBotApi, User
+from tests.fake_bot_api import TOKEN, FakeBotApi, Spec, User
+from tests.files import POSITIONS, SPEC
 
 ROOT = Path(__file__).resolve().parent.parent
-POSITIONS = ROOT.parent / "shared" / "bench" / "positions.json"
 
 
 def position_message(p: dict[str, Any]) -> str:
@@ -417,10 +417,14 @@ async def test_the_fake_refuses_requests_that_break_the_spec() -> None:
         await fake.stop()
 
 
-def test_the_fake_reads_the_spec_in_place() -> None:
-    spec_path = ROOT.parent / "shared" / "telegram" / "bot-api-10.1.json"
-    assert spec_path.exists()
-    assert not any(ROOT.rglob("bot-api-*.json")), "the spec is read from ../shared, never copied into the repo"
+def test_the_fake_reads_the_spec_kept_in_the_repo_with_its_licence() -> None:
+    """A clone tests itself: the spec is in ``tests/data``, one copy only, under MIT with the LICENSE beside it."""
+    assert SPEC.is_relative_to(ROOT / "tests" / "data")
+    assert Spec().version == "Bot API 10.1"
+    copies = [p for p in ROOT.rglob("bot-api-*.json") if not p.relative_to(ROOT).parts[0].startswith(".")]
+    assert copies == [SPEC], "one copy of the spec, the one the fake reads"
+    licence = (SPEC.parent / "LICENSE").read_text()
+    assert licence.startswith("MIT License") and "Paul Larsen" in licence
 
 
 def test_objective_codes_round_trip() -> None:
