@@ -67,7 +67,7 @@ class Outage:
         self,
         name: str,
         meanwhile: str,
-        late: str = "requests had to wait",
+        late: str = "requests tried again",
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -103,9 +103,9 @@ class Outage:
         lasted = self.clock() - self.since
         parts = [f"{self.name} answers again after {duration(lasted)}"]
         if self.late:
-            parts.append(f"{self.late} {self.late_words}")
+            parts.append(f"{self.late_words}: {self.late}")
         if self.dropped:
-            parts.append(f"{self.dropped} dropped")
+            parts.append(f"dropped: {self.dropped}")
         log.warning("; ".join(parts))
         self.since, self.late, self.dropped = None, 0, 0
 

@@ -61,7 +61,7 @@ def database_outage() -> Outage:
     return Outage(
         "the database",
         "updates wait with Telegram, unconfirmed, and every one is handled once it is back",
-        "updates were handled late",
+        "updates handled again",
     )
 
 
@@ -103,9 +103,15 @@ class Database:
             yield
         except Exception as why:
             if is_unreachable(why):
-                self.outage.failed(why)
+                self.away(why)
             raise
         self.outage.answered()
+
+    def away(self, why: BaseException) -> None:
+        """The database could not be reached (``why``): an outage, said once. The driver's own error is told,
+        not SQLAlchemy's around it (which carries the statement)."""
+        inner = why.orig if isinstance(why, DBAPIError) else None
+        self.outage.failed(inner if isinstance(inner, BaseException) else why)
 
     async def rows(self, statement: Executable, params: Mapping[str, object] | None = None) -> Sequence[Row[Any]]:
         """The rows of one read statement: in the reader thread for a SQLite file, else through the engine."""
@@ -160,10 +166,11 @@ def is_unreachable(error: BaseException) -> bool:
     Looks through SQLAlchemy's wrapping (``orig``) and explicit causes, never an error's mere context (an
     error raised while handling a lost connection is not itself one).
     """
-    current: BaseException | None = error
-    for _depth in range(6):
-        if current is None:
-            return False
+    seen: list[BaseException] = []
+    pending = [error]
+    while pending and len(seen) < 8:
+        current = pending.pop()
+        seen.append(current)
         if isinstance(current, DBAPIError) and current.connection_invalidated:
             return True
         if isinstance(current, ConnectionError | socket.gaierror):
@@ -172,8 +179,8 @@ def is_unreachable(error: BaseException) -> bool:
             kind.__module__.startswith("asyncpg") and kind.__name__ in ASYNCPG_AWAY for kind in type(current).__mro__
         ):
             return True
-        following = current.orig if isinstance(current, DBAPIError) else None
-        current = following if isinstance(following, BaseException) else current.__cause__
+        wrapped = current.orig if isinstance(current, DBAPIError) else None
+        pending.extend(e for e in (wrapped, current.__cause__) if isinstance(e, BaseException) and e not in seen)
     return False
 
 

@@ -101,7 +101,7 @@ async def on_error(update: object, context: BotContext) -> None:
         return
     current = HANDLING.get()
     if error is not None and current is not None and is_unreachable(error):
-        context.deps.db.outage.failed(error)
+        context.deps.db.away(error)
         current.interrupted = error  # the dispatcher handles the update again once the database is back
         raise ApplicationHandlerStop  # and no later handler runs without it
     log.error("handling an update failed: %s", _where(update), exc_info=error)

@@ -142,7 +142,8 @@ class Dispatcher:
 
     async def _handled(self, chat_id: int, waiting: Waiting) -> str | None:
         """``_handle`` the update, again once the database is back if it went away meanwhile (the same update,
-        not counted as another start); ``None`` if by then another process holds the chat."""
+        not counted as another start), as a restart would: a change its first attempt committed is not made
+        twice (``AlreadyApplied``). ``None`` if by then another process holds the chat."""
         outage = self.inbox.db.outage
         pauses: Iterator[float] | None = None
         interruptions = 0

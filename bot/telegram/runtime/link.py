@@ -56,7 +56,7 @@ class Link(Outage):
         super().__init__(
             "Telegram",
             "answers wait, and go out in each chat's order once it is back",
-            "answers were sent late",
+            "sends tried again",
             **kwargs,
         )
         #: start-up has reached Telegram once (before that, ``reach`` does the trying again, loudly)
