@@ -269,7 +269,7 @@ async def test_postgres_restarting_under_the_bot_loses_and_repeats_nothing(tmp_p
             await asyncio.to_thread(postgres.start)
             await sending
             await every_draw_answered_once_in_order(fake, mark)
-            assert await racks(postgres.url) == {user.id: sorted(['1K', *DRAWS]) for user in PLAYERS}
+            assert await racks(postgres.url) == {user.id: sorted(["1K", *DRAWS]) for user in PLAYERS}
             await logged(log, lambda text: "the database answers again after" in text, "the outage's end", 30)
             well = await asyncio.to_thread(health, postgres.url)
         finally:
