@@ -24,6 +24,9 @@ FIRST_PAUSE = 1.0
 #: The longest pause between two attempts of one request while the bot runs, in seconds (any request that goes
 #: through wakes the others at once, so this only bounds how often each one asks).
 MOST_PAUSE = 15.0
+#: The longest pause between two attempts to reach Telegram or the database at start-up, in seconds (each
+#: attempt is a log line).
+MOST_START_PAUSE = 30.0
 
 
 def backoff(

@@ -118,25 +118,30 @@ def main() -> int:
 
 
 def migrated(url: str) -> None:
-    """Bring the database to the latest migration, once it answers: until then one line per attempt."""
-    from bot.outages import backoff, describe
+    """Bring the database to the latest migration, once it answers: until then one line per attempt. SIGTERM
+    stops the waiting as Ctrl-C does (``KeyboardInterrupt``)."""
+    from bot.outages import MOST_START_PAUSE, backoff, describe
     from bot.storage import migrate
     from bot.storage.database import is_unreachable
-    from bot.telegram.runtime.link import MOST_START_PAUSE
 
     pauses = backoff(MOST_START_PAUSE)
-    for attempt in itertools.count(1):
-        try:
-            migrate.upgrade(url)
-            return
-        except Exception as why:
-            if not is_unreachable(why):
-                raise
-            pause = next(pauses)
-            log.warning(
-                "the database does not answer (%s); attempt %d, trying again in %.1f s", describe(why), attempt, pause
-            )
-            time.sleep(pause)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        for attempt in itertools.count(1):
+            try:
+                migrate.upgrade(url)
+                return
+            except Exception as why:
+                if not is_unreachable(why):
+                    raise
+                pause = next(pauses)
+                log.warning(
+                    "the database does not answer (%s); attempt %d, trying again in %.1f s",
+                    describe(why), attempt, pause,
+                )  # fmt: skip
+                time.sleep(pause)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 async def serve(settings: Settings, redact: RedactSecret) -> bool:

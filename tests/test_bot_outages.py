@@ -1,6 +1,7 @@
 """The real ``python -m bot`` through outages: Telegram unreachable at start-up, Telegram failing (502, then
 timeouts) for 30 seconds in the middle of a stream of messages from several chats, in polling and in webhook
-mode, a token Telegram stops taking, PostgreSQL restarting under the bot, and the health check in both states.
+mode, a token Telegram stops taking, PostgreSQL restarting under the bot or not up yet at start-up, and the
+health check in both states.
 
 Each time: every message gets its answer, in its chat's order, none twice; each outage is said once when it
 begins and once when it ends; no traceback in the log.
@@ -330,3 +331,36 @@ async def test_an_update_the_database_fails_under_is_handled_again_once_it_is_ba
         "the database answers again",
     ], lines
     assert not [r for r in caplog.records if r.exc_info and r.name.startswith("bot")]
+
+
+async def test_the_bot_waits_for_a_database_that_is_not_up_yet(tmp_path: Path, postgres: Server) -> None:
+    log = tmp_path / "bot.log"
+    await asyncio.to_thread(postgres.stop)
+    async with fake_api() as fake:
+        bot = bot_process(fake, postgres.url, log)
+        try:
+            await logged(log, lambda text: text.count("the database does not answer") >= 2, "two attempts")
+            await asyncio.to_thread(postgres.start)
+            await started(fake)
+            mark = fake.mark()
+            fake.send(PLAYERS[0], "/draw 4K")
+            assert (await fake.reply(PLAYERS[0].id, mark, timeout=30)).text.startswith("Drew 4K")
+        finally:
+            await fake.end_polls()
+            code = await stop(bot, signal.SIGTERM)
+    text = log.read_text()
+    assert code == 0 and "Traceback" not in text, text[-3000:]
+    attempts = [line for line in text.splitlines() if "the database does not answer" in line]
+    assert all("ConnectionRefusedError" in line and "trying again in" in line for line in attempts), attempts
+
+
+async def test_sigterm_while_waiting_for_the_database_stops_at_once(tmp_path: Path) -> None:
+    log = tmp_path / "bot.log"
+    fake = FakeBotApi()  # never asked: the database comes first
+    bot = bot_process(fake, f"postgresql+asyncpg://bot@127.0.0.1:{free_port()}/bot", log)
+    await logged(log, lambda text: "the database does not answer" in text, "the first attempt")
+    asked = time.monotonic()
+    code = await stop(bot, signal.SIGTERM, timeout=10)
+    assert time.monotonic() - asked < 5
+    text = log.read_text()
+    assert code == 0 and "Traceback" not in text, text

@@ -4,6 +4,7 @@ being away, and the requests to Telegram tried again (or not) through an outage.
 from __future__ import annotations
 
 import asyncio
+import errno
 import itertools
 import logging
 import socket
@@ -82,6 +83,8 @@ def test_what_counts_as_the_database_being_away() -> None:
     lost.connection_invalidated = True
     refused = ConnectionRefusedError(111, "Connect call failed")
     assert is_unreachable(refused) and is_unreachable(lost) and is_unreachable(socket.gaierror(-2, "unknown"))
+    assert is_unreachable(OSError(errno.EHOSTUNREACH, "No route to host"))
+    assert is_unreachable(OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 5432, 0, 0), ..."))
     wrapped = OperationalError("SELECT 1", None, Exception("x"))
     wrapped.__cause__ = refused
     assert is_unreachable(wrapped)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,9 @@ ASYNCPG_AWAY = frozenset(
         "TooManyConnectionsError",
     }
 )
+
+#: A network that does not reach the server (ECONNREFUSED and the like are ``ConnectionError``s already).
+NETWORK_ERRNOS = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ENETDOWN, errno.EHOSTDOWN, errno.ETIMEDOUT})
 
 
 def database_outage() -> Outage:
@@ -174,6 +178,10 @@ def is_unreachable(error: BaseException) -> bool:
         if isinstance(current, DBAPIError) and current.connection_invalidated:
             return True
         if isinstance(current, ConnectionError | socket.gaierror):
+            return True
+        if isinstance(current, OSError) and (
+            current.errno in NETWORK_ERRNOS or str(current).startswith("Multiple exceptions: ")
+        ):  # asyncio's connect, when every address of the host failed
             return True
         if any(
             kind.__module__.startswith("asyncpg") and kind.__name__ in ASYNCPG_AWAY for kind in type(current).__mro__

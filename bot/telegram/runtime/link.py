@@ -26,12 +26,10 @@ from typing import Any
 from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import BaseRateLimiter
 
-from bot.outages import Outage, backoff, describe, duration
+from bot.outages import MOST_START_PAUSE, Outage, backoff, describe, duration
 
 log = logging.getLogger(__name__)
 
-#: The longest pause between two attempts to reach Telegram at start-up, in seconds.
-MOST_START_PAUSE = 30.0
 #: The bot's own set-up (command menus, the webhook): tried until Telegram takes it, however long that is.
 SET_UP = frozenset({"getMe", "setMyCommands", "deleteWebhook", "setWebhook"})
 #: Requests shown only at the moment they are made: never tried again.
