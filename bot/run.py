@@ -159,7 +159,7 @@ async def serve(settings: Settings, redact: RedactSecret) -> bool:
         log.info("starting with a webhook on %s:%s%s", webhook.listen, webhook.port, urlparse(webhook.url).path)
     else:
         log.info("starting with long polling")
-    stop = asyncio.Event()
+    stop, started = asyncio.Event(), asyncio.Event()
     starting = asyncio.current_task()
 
     def signalled() -> None:
@@ -167,7 +167,6 @@ async def serve(settings: Settings, redact: RedactSecret) -> bool:
             starting.cancel()  # nothing is under way yet: stop now, not at the end of a pause
         stop.set()
 
-    started = asyncio.Event()
     loop = asyncio.get_running_loop()
     for name in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(name, signalled)
