@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.health import TIMEOUT, Health, check, unhealthy
 from bot.settings import Settings
 from bot.storage.database import make_engine, sqlite_file
+from bot.storage.health import TIMEOUT, Health, check, unhealthy
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:

@@ -120,9 +120,9 @@ def main() -> int:
 def migrated(url: str) -> None:
     """Bring the database to the latest migration, once it answers: until then one line per attempt. SIGTERM
     stops the waiting as Ctrl-C does (``KeyboardInterrupt``)."""
-    from bot.outages import MOST_START_PAUSE, backoff, describe
     from bot.storage import migrate
     from bot.storage.database import is_unreachable
+    from bot.storage.outages import MOST_START_PAUSE, backoff, describe
 
     pauses = backoff(MOST_START_PAUSE)
     signal.signal(signal.SIGTERM, signal.default_int_handler)

@@ -323,7 +323,7 @@ async def test_an_update_the_database_fails_under_is_handled_again_once_it_is_ba
         await asyncio.sleep(0.6)  # a sweep of the dispatcher: the outage's end is seen
         sent = [c.text for c in s.fake.sent(user.id, mark)]
         assert not [t for t in sent if "went wrong" in t], sent
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.outages"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.storage.outages"]
     assert [line.split(" (")[0].split(" after")[0] for line in lines] == [
         "the database does not answer",
         "the database answers again",

@@ -9,9 +9,9 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.health import Checkup, check
 from bot.storage import open_database
 from bot.storage.database import make_engine
+from bot.storage.health import Checkup, check
 from bot.storage.inbox import Delivered, Inbox
 from tests.storage_support import migrated
 

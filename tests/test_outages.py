@@ -15,8 +15,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from telegram.error import BadRequest, InvalidToken, NetworkError, TimedOut
 from telegram.ext import BaseRateLimiter
 
-from bot.outages import Outage, backoff, duration
 from bot.storage.database import is_unreachable
+from bot.storage.outages import Outage, backoff, duration
 from bot.telegram.runtime.link import AnswerDropped, Link, Patient, reach
 
 
@@ -42,7 +42,7 @@ class Clock:
 
 
 def outage_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "bot.outages"]
+    return [r.getMessage() for r in caplog.records if r.name == "bot.storage.outages"]
 
 
 async def test_an_outage_is_said_once_when_it_starts_and_once_when_nothing_waits_any_more(

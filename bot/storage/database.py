@@ -12,7 +12,7 @@ got in between, which no timeout can fix.
 A server that goes away (PostgreSQL restarting) is an ``outage``: every
 read and write through ``Database`` tells it whether the database answered,
 so it is logged once when it begins and once when it ends
-(``bot.outages``), and whoever waits for the database wakes when it is back.
+(``bot.storage.outages``), and whoever waits for the database wakes when it is back.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from bot.outages import Outage
+from bot.storage.outages import Outage
 from bot.storage.reader import Reader
 
 T = TypeVar("T")

@@ -26,9 +26,9 @@ from typing import Any
 from telegram import Update
 from telegram.error import TelegramError
 
-from bot.outages import backoff
 from bot.storage.database import is_unreachable
 from bot.storage.inbox import MOST_ATTEMPTS, Inbox, Waiting, handling
+from bot.storage.outages import backoff
 from bot.telegram.words import texts
 from bot.telegram.words.language import _, speaking, supported
 

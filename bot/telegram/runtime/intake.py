@@ -5,7 +5,7 @@ the next call is made only once the last batch is stored: a crash loses
 nothing Telegram delivered; the batch is fetched again and stored once.
 
 Through an outage of Telegram (``link``) or of the database the poll waits
-quietly, each outage said once (``bot.outages``): with the database away the
+quietly, each outage said once (``bot.storage.outages``): with the database away the
 batch is stored once it is back, and confirmed only then.
 """
 
@@ -19,9 +19,9 @@ from collections.abc import Iterator, Sequence
 from telegram import Bot, Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 
-from bot.outages import backoff
 from bot.storage.database import is_unreachable
 from bot.storage.inbox import Delivered, Inbox
+from bot.storage.outages import backoff
 from bot.telegram.runtime.dispatch import Dispatcher
 from bot.telegram.runtime.link import Link, is_transient
 from bot.telegram.runtime.pacing import retry_seconds

@@ -5,7 +5,7 @@ Start-up (``reach``) tries ``getMe`` until Telegram answers, one log line per
 attempt, with a capped, jittered backoff. From then on every request goes
 through ``Patient`` (PTB's rate-limiter hook, around the flood limits): a
 timeout, a lost connection or a 5xx answer begins an outage (one warning, see
-``bot.outages``) and the request is tried again, with backoff, until it goes
+``bot.storage.outages``) and the request is tried again, with backoff, until it goes
 through. The handler that made it waits meanwhile, so a chat's answers still
 go out in its order. An answer not through after ``answer_seconds`` is
 dropped with one line (``AnswerDropped``); a chat action is never tried again
@@ -26,7 +26,7 @@ from typing import Any
 from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import BaseRateLimiter
 
-from bot.outages import MOST_START_PAUSE, Outage, backoff, describe, duration
+from bot.storage.outages import MOST_START_PAUSE, Outage, backoff, describe, duration
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from bot.health import Checkup
 from bot.settings import Settings
+from bot.storage.health import Checkup
 from bot.storage.inbox import Inbox
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.dispatch import Dispatcher
@@ -37,7 +37,7 @@ class Webhook:
     listen: str
     port: int
     secret: str
-    #: where GET answers the health check (``bot.health``), beside the webhook
+    #: where GET answers the health check (``bot.storage.health``), beside the webhook
     health_path: str = "/health"
 
 

@@ -6,7 +6,7 @@ configured secret one is derived from the token, so every process of the bot
 registers and expects the same one and nothing is ever open by default. With
 the database away an update is answered 503, unstored: Telegram posts it
 again later. Beside the webhook, GET on the health path answers the health
-check's line (``bot.health``): 200 when well, else 503.
+check's line (``bot.storage.health``): 200 when well, else 503.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import tornado.web
 from telegram import Bot, Update
 from tornado.httpserver import HTTPServer
 
-from bot.health import Checkup
 from bot.storage.database import is_unreachable
+from bot.storage.health import Checkup
 from bot.storage.inbox import Inbox
 from bot.telegram.runtime.dispatch import Dispatcher
 from bot.telegram.runtime.intake import keep

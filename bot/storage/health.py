@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.outages import describe, duration
 from bot.storage.models import Delivery
+from bot.storage.outages import describe, duration
 
 #: How long the database has to answer, in seconds.
 TIMEOUT = 5.0

@@ -1,11 +1,12 @@
-"""Something the bot needs (Telegram, the database) not answering for a while: told once, waited out.
+"""Something the bot needs (the database, Telegram) not answering for a while: told once, waited out.
 
 An outage is logged twice, whatever its length: one warning when the first
 request fails, one line when it is over (how long it lasted, how much had to
 wait). Requests caught in it wait with ``backoff`` between attempts, and wake
 early as soon as any other request goes through (``pause``), so the bot is
 back within moments of the outage's end rather than at the end of a long
-pause.
+pause. It lives in storage, the lowest room that needs it; the chat's
+runtime uses it for Telegram too.
 """
 
 from __future__ import annotations
