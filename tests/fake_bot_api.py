@@ -11,6 +11,12 @@ counted in UTF-16 code units as Telegram's entity offsets are; "1-64 bytes",
 in UTF-8). A request that breaks the spec is answered with 400 and kept in
 ``violations``; tests assert that list stays empty.
 
+It can also be made to fail on purpose (``go_down``): answer every request
+with 502 Bad Gateway, or hold every request unanswered until the bot's own
+timeout gives up on it; in both cases nothing is done or recorded, as with a
+Telegram that is away. A test may also start it only after the bot (a fixed
+``port``) or change its ``token`` (a token revoked under a running bot).
+
 The fake also remembers every message the bot sent (so a test can tap a
 button on it) and plays the users: messages with command entities, callback
 queries, deep-link starts, chat migrations, photos and files (served by ``getFile`` and the file address
@@ -30,6 +36,7 @@ import struct
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlparse
@@ -284,6 +291,10 @@ class FakeBotApi:
     hooks: list[tuple[str, str]] = field(default_factory=list)
     delivered: list[int] = field(default_factory=list)
     undelivered: list[int] = field(default_factory=list)
+    #: None, or how the fake is failing now: "502" (Bad Gateway to everything) or "timeout" (no answer)
+    outage: str | None = None
+    #: requests turned away by an outage, each attempt counted
+    turned_away: int = 0
 
     def __post_init__(self) -> None:
         self._updates: list[Json] = []
@@ -294,6 +305,7 @@ class FakeBotApi:
         self._server: tornado.httpserver.HTTPServer | None = None
         self._confirmed = 0
         self._closing = False
+        self._outage_changed: asyncio.Event | None = None
 
     # --- life ---
 
@@ -331,6 +343,28 @@ class FakeBotApi:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/bot"
+
+    def go_down(self, how: str | None) -> None:
+        """Fail every request from now on: "502" (Bad Gateway at once) or "timeout" (held, unanswered, until
+        the outage changes); None: answer again. Requests held so far are let go (and answered 504)."""
+        if how not in (None, "502", "timeout"):
+            raise ValueError(f"no such outage: {how}")
+        self.outage = how
+        if self._outage_changed is not None:
+            self._outage_changed.set()
+        self._outage_changed = asyncio.Event()
+
+    async def turn_away(self) -> int | None:
+        """During an outage: the status to answer once the request has been held as long as the outage says
+        (the bot has given up on it by then); None when there is no outage."""
+        if self.outage is None:
+            return None
+        self.turned_away += 1
+        if self.outage == "timeout":
+            assert self._outage_changed is not None
+            await self._outage_changed.wait()
+            return 504
+        return 502
 
     # --- updates ---
 
@@ -692,6 +726,10 @@ class _Handler(tornado.web.RequestHandler):
 
     async def post(self, token: str, method: str) -> None:
         fake = self.fake
+        status = await fake.turn_away()
+        if status is not None:  # Telegram is away: nothing is done, nothing recorded
+            self._finish(status, {"ok": False, "error_code": status, "description": HTTPStatus(status).phrase})
+            return
         if token != fake.token:
             fake.violations.append(f"{method}: wrong token")
             self._finish(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})

@@ -27,6 +27,7 @@ import bot.telegram.runtime.turns as turns
 import bot.telegram.runtime.work as work
 from bot.run import NO_TOKEN, REFUSED_TOKEN, RedactSecret, configure_logging
 from bot.telegram.app import build_application
+from bot.telegram.runtime.link import Patient
 from bot.telegram.runtime.pacing import SharedPace
 from bot.telegram.runtime.uploads import whole_body
 from bot.telegram.words import commands
@@ -226,7 +227,9 @@ async def test_the_bot_uses_flood_limits_and_whole_uploads_by_default(tmp_path: 
     fake = FakeBotApi()
     application = build_application(settings_for(fake, await database(tmp_path)), warm_up=False)
     try:
-        limiter = application.bot.rate_limiter
+        patient = application.bot.rate_limiter
+        assert isinstance(patient, Patient) and patient.link is deps_of(application).telegram  # through outages
+        limiter = patient.inner
         assert isinstance(limiter, SharedPace) and limiter.db is not None and limiter.limits.group is not None
         request = application.bot.request
         assert isinstance(request, HTTPXRequest) and request._client.event_hooks["request"] == [whole_body]
