@@ -332,20 +332,23 @@ async def test_a_rack_typed_with_the_table_is_what_is_left_after_the_play(tmp_pa
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await s.ask(ALICE, "/pass", GROUP)  # Bob to play
+        await s.ask(ALICE, "/draw", GROUP)  # Bob to play
         await linked(s, created, (BOB, "10B 11B 12B 9K 5R"), meld=True)
         mark = s.fake.mark()
         await s.ask(BOB, "rack: 9K 5R 6R\ntable: 1K 2K 3K | 10B 11B 12B")  # he drew 6R without telling the bot
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text == "Bob put down 10B 11B 12B (3 tiles, 33 points). Alice to play."
+        assert posted.text == "Bob put down 10B 11B 12B (3 tiles, 33 points). Alice to play. 82 tiles in the pool."
         shown = await s.ask(BOB, "/rack")  # after the message's store (a chat's messages go in order)
         assert "Your rack (3 tiles): 5R 6R 9K" in shown.text
         # his last tiles, played by typing the new table with an empty rack: line: he has won
-        await s.ask(ALICE, "/pass", GROUP)
+        await s.ask(ALICE, "/draw", GROUP)
         mark = s.fake.mark()
         await s.ask(BOB, "rack:\ntable: 1K 2K 3K | 10B 11B 12B | 5R 6R J")
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert posted.text.startswith("Bob put down 5R 6R J (3 tiles, 41 points). Bob has no tile left: Bob won!")
+        assert posted.text == (
+            "Bob put down 5R 6R J (3 tiles, 18 points). Bob has no tile left: Bob wins!\n"
+            "Alice: tell me the tiles left on your rack, like /left 7R 8K J (or tap below if I know your rack)."
+        )
         assert rack_of(await s.player(GROUP.id, BOB)) == []
 
 
