@@ -153,13 +153,14 @@ def rack_of(player: PlayerState) -> list[str]:
 
 async def tie_private_chat(s: Session, created: Call, user: User, rack: str, *, meld: bool = False) -> None:
     """The player taps My rack on the group's /new message (the deep link), then sets a rack in private and,
-    with ``meld``, marks the opening as made."""
+    with ``meld``, is past the opening (set up with ``melded``: in a group's game only a play makes it)."""
     mark = s.fake.mark()
     s.fake.follow(user, created, "My rack")
     await s.fake.reply(user.id, mark)
     await s.ask(user, f"/rack {rack}")
     if meld:
-        await s.ask(user, "/meld")
+        assert created.chat_id is not None
+        await melded(s, created.chat_id, user)
 
 
 def bot_process(fake: FakeBotApi, database_url: str, log: Path, **env: str) -> subprocess.Popen[bytes]:
