@@ -56,7 +56,7 @@ def lay_out(
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
-        points_placed=table_points(new_table, placed),
+        points_placed=table_points(new_table, placed, origins, kept_from),
         kept_sets=_kept(table, kept_from, origins),
         optimal=optimal,
         solve_ms=solve_ms,
@@ -172,7 +172,9 @@ def trace_origins(
 ) -> list[list[Origin]]:
     """Where each new tile lay: its own old set (``kept_from``) first, then the lowest old set with one spare.
 
-    A joker is a joker wherever it stands: a kept set's jokers are its old set's first.
+    A joker is a joker wherever it stands: a kept set's jokers are its old set's first, those standing for the
+    tile they stood for before first of all (so a joker that joins a kept run beside the run's own is the one
+    from the rack, as the points count it).
 
     Copies no old set holds came from the rack. Raises ``AssertionError`` if an old tile is missing.
     """
@@ -182,8 +184,14 @@ def trace_origins(
         if i is None:
             continue
         mine = spare[i]
+        stood = Counter(f for t, f in zip(old[i].tiles, old[i].stands_for, strict=True) if t.is_joker)
+        for j, (t, f) in enumerate(zip(s.tiles, s.stands_for, strict=True)):
+            if t.is_joker and stood[f] > 0 and mine[t] > 0:
+                stood[f] -= 1
+                mine[t] -= 1
+                rows[k][j] = Origin(i)
         for j, t in enumerate(s.tiles):
-            if mine[t] == 0:
+            if rows[k][j] is not None or mine[t] == 0:
                 continue
             mine[t] -= 1
             rows[k][j] = Origin(i)

@@ -7,9 +7,9 @@ next: tiles (or points) placed, then old sets kept (see ``kept``), then points
 (or tiles) as a tie-break. Points are what the rack's tiles count on the table
 (``solver.solution.table_points``): each number tile its number, and each joker
 from the rack the tile it stands for, as in the initial meld (jokers are alike,
-so the rack's jokers are counted as the highest tiles the jokers on the new
-table stand for; a joker's ``joker_value`` is only what it costs left on a rack
-at the end, when the game is scored). Remaining ties are broken by SCIP's
+so the rack's jokers are counted as the highest tiles the jokers stand for
+outside the old sets kept with their own jokers; a joker's ``joker_value`` is
+only what it costs left on a rack at the end, when the game is scored). Remaining ties are broken by SCIP's
 deterministic search over a model built in a fixed order.
 """
 
@@ -125,11 +125,6 @@ def arrange(tiles: Sequence[Tile], rules: Rules, *, time_limit: float = DEFAULT_
     return sorted(sets, key=lambda s: (s.kind is Kind.GROUP, rules.tile_key(s.stands_for[0]), len(s)))
 
 
-def _stands_for_jokers(shape: Shape) -> list[int]:
-    """The numbers a shape's own jokers stand for (a kept form carries its old set's)."""
-    return [stands.number for s in shape.sets for t, stands in zip(s.tiles, s.stands_for, strict=True) if t.is_joker]
-
-
 def _most_value(rules: Rules, tiles: Counter[Tile]) -> int:
     """At most what these tiles count laid on a table (each joker as the highest number)."""
     return sum(t.number * n for t, n in tiles.items() if not t.is_joker) + tiles[JOKER] * rules.numbers
@@ -168,11 +163,11 @@ class _Builder:
         jokers = rack[JOKER] + table[JOKER]
         joker_row = program.row(table[JOKER], jokers) if jokers else None
         # The rack's jokers count as the tiles they stand for; jokers are alike, so as many jokers as came from
-        # the rack are credited, at the highest tiles the jokers on the table stand for. ``credit_row`` keeps
-        # the credits equal to the jokers the play puts down: credited - used = -(the table's jokers).
+        # the rack are credited, at the highest tiles the jokers stand for outside the old sets kept with their
+        # own jokers (those are the table's). ``credit_row`` keeps the credits equal to the jokers the play puts
+        # down: credited - used = -(the table's jokers).
         credit_row = program.row(-table[JOKER], -table[JOKER]) if rack[JOKER] else None
         kept_rows: dict[int, int] = {}
-        own_jokers: list[tuple[int, list[int]]] = []  # a kept form's column, and what its jokers stand for
         for origin, shape in self.shapes:
             rows = dict(shape.rows)
             if shape.jokers:
@@ -184,9 +179,7 @@ class _Builder:
                 if origin not in kept_rows:
                     kept_rows[origin] = program.row(None, 1)
                 rows[kept_rows[origin]] = 1
-            column = program.column(rows, self._weight(shape, origin), None)
-            if shape.jokers and credit_row is not None:
-                own_jokers.append((column, _stands_for_jokers(shape)))
+            program.column(rows, self._weight(shape, origin), None)
         self.program = program
         # a joker standing in for tile t: one less t needed, one more joker used; it counts nothing (a joker on
         # the table is no point of the play) unless credited as the rack's below. The last goal lays it the
@@ -203,11 +196,6 @@ class _Builder:
                 link = program.row(None, 0)  # credited at t no more often than a joker stands for t
                 program.columns[column].rows[link] = -1
                 program.column({credit_row: 1, link: 1}, float(self._points * t.number), rack[JOKER])
-            for form, numbers in own_jokers:
-                for number in numbers:
-                    link = program.row(None, 0)  # a kept form's joker credited only when the form is laid
-                    program.columns[form].rows[link] = -1
-                    program.column({credit_row: 1, link: 1}, float(self._points * number), 1)
 
     @property
     def _points(self) -> int:

@@ -10,8 +10,8 @@ tile) to an old set it keeps. The rules it follows, written from the issue:
 - points are what the rack's tiles count on the table: each number tile its
   number, each joker from the rack the number it stands for; jokers are alike,
   so as many jokers as the rack gave count, at the highest numbers the jokers
-  of the new table stand for (the opening's threshold counts each joker as
-  the number it stands for);
+  stand for outside the old sets kept with their own jokers (the opening's
+  threshold counts each joker as the number it stands for);
 - an old set is kept when it only grew: a run's every tile is in its place
   (a joker standing for the same number), in one run or in the two halves of
   a split that share the inserted number; a group's colours are all there
@@ -232,17 +232,20 @@ class _Search:
             return {(): 0}
         out: dict[tuple[int, ...], int] = {}
 
-        def add(laid: Sequence[Laid], credit: int, more: dict[tuple[int, ...], int]) -> None:
-            mine = [n for s in laid for n in s.joker_numbers()]
+        def add(laid: Sequence[Laid], home: Laid | None, more: dict[tuple[int, ...], int]) -> None:
+            mine = Counter(n for s in laid for n in s.joker_numbers())
+            if home is not None:  # an old set kept with its own jokers: those stay the table's
+                mine -= Counter(home.joker_numbers())
+            credit = home is not None
             for stand, kept in more.items():
-                key = tuple(sorted([*stand, *mine], reverse=True))
+                key = tuple(sorted([*stand, *mine.elements()], reverse=True))
                 if out.get(key, -1) < kept + credit:
                     out[key] = kept + credit
 
         for s, left in self._first_sets(rest):
             credits = [None, *(i for i, o in enumerate(self.old) if i not in matched and keeps(o, (s,)))]
             for i in credits:
-                add((s,), i is not None, self._ways(left, matched if i is None else matched | {i}))
+                add((s,), None if i is None else self.old[i], self._ways(left, matched if i is None else matched | {i}))
             if s.is_run:  # s with a second run as the halves of a split
                 for other in self.sets:
                     if other.colour != s.colour or not other.is_run or not (other.low == s.high or other.high == s.low):
@@ -253,7 +256,7 @@ class _Search:
                     pair = (s, other) if s.high == other.low else (other, s)
                     for i, o in enumerate(self.old):
                         if i not in matched and keeps(o, pair):
-                            add(pair, 1, self._ways(after, matched | {i}))
+                            add(pair, o, self._ways(after, matched | {i}))
         return out
 
     def _first_sets(self, rest: tuple[Tile, ...]) -> Iterator[tuple[Laid, tuple[Tile, ...]]]:

@@ -120,12 +120,6 @@ async def test_one_tile_joins_two_runs(tmp_path: Path) -> None:
         assert await table_of(s) == ["2R 3R 4R 5R", "1R 2R 3R 4R 5R 6R 7R"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot.game.reading keeps only the readings that continue old sets first in table order, so of two "
-    "readings that each continue an old set (7R joining 1R-3R and 4R-6R, or 1R 6R 7R growing 2R-5R) it "
-    "records the one whose set comes first instead of asking where the tiles came from (issue 23, part 2)",
-)
 async def test_a_run_that_could_join_two_runs_or_grow_a_third_is_asked_about(tmp_path: Path) -> None:
     """Bob's rack is not known: he may have laid 7R alone, or 1R 6R and 7R; the bot asks rather than guess."""
     async with session(tmp_path) as s:
@@ -135,6 +129,9 @@ async def test_a_run_that_could_join_two_runs_or_grow_a_third_is_asked_about(tmp
         asked = await s.ask(BOB, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
         assert asked.text.startswith("Where did ")
         assert await table_of(s) == ["2R 3R 4R 5R", "1R 2R 3R", "4R 5R 6R"]  # nothing recorded before a tap
+        joined = await s.tap(BOB, asked, "1R from 1R 2R 3R", GROUP.id)
+        assert joined.text.startswith("Bob put down 7R (1 tile, 7 points).")
+        assert sorted(await table_of(s)) == sorted(["2R 3R 4R 5R", "1R 2R 3R 4R 5R 6R 7R"])
 
 
 async def test_a_single_tile_goes_where_it_fits_or_the_bot_asks_where(tmp_path: Path) -> None:

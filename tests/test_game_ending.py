@@ -64,3 +64,10 @@ def test_a_rack_told_at_the_end_may_not_hold_more_than_the_deck() -> None:
     state = replace(state, finish=None)
     with pytest.raises(e.GameError, match="still on"):
         declare(state, BOB, tiles("1K"), NOW)
+
+
+def test_a_game_closed_with_one_rack_told_has_no_score() -> None:
+    state = stop(game(), ALICE, NOW)
+    state, _ = declare(state, CAROL, tiles("5K"), NOW)
+    closed = close(state, ALICE, NOW)
+    assert not closed.running and scores(closed) == ()

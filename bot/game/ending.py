@@ -96,8 +96,10 @@ def close(state: GameState, user_id: int, now: datetime) -> GameState:
 def scored(state: GameState, now: datetime) -> GameState:
     """The game ended and scored by the box: the winner (who went out, or the lowest rack told) scores the
     sum of the other racks' values, each other player minus their own. Players whose rack was never told
-    nor known score nothing."""
+    nor known score nothing, and a game with fewer than two racks to count has no score."""
     counted = [p for p in state.active_players if p.user_id == state.winner or p.declared]
+    if len(counted) < 2:  # one rack alone scores nothing against nobody
+        counted = []
     winner = state.winner
     if winner is None and counted:
         winner = min(counted, key=lambda p: (state.rules.rack_value(p.rack), p.rack_size, p.seat)).user_id
