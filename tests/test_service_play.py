@@ -592,3 +592,31 @@ async def test_a_suggestion_that_does_not_add_up_is_refused(service: GameService
 async def test_a_suggestion_for_someone_not_playing_is_refused(service: GameService, ready: GameState) -> None:
     s = suggestion(table("3-5R"), table("3-7R"), "6R 7R", "")
     await refused(service, ready, e.NotAPlayer, "/join", service.apply_suggestion(ready.id, CAROL, s))
+
+
+# --- a play typed with the rack left after it ----------------------------------------------------------
+
+
+async def test_a_play_typed_with_the_rack_left_is_judged_by_that_rack(service: GameService) -> None:
+    own = await service.new_game(ALICE, ALICE, join_as="Alice")  # a private game: the rack is what she types
+    await service.set_rack(own.id, ALICE, tiles("10B 11B"))  # out of date: she has drawn since
+    played = await service.record_play(own.id, ALICE, table("10-12B"), rack_after=tiles("5K 9O 3R"))
+    # three tiles are left, as she typed: she has not gone out, and the stored rack did not refuse the play
+    assert not played.won and played.state.playing and played.state.finish is None
+    assert played.rack_short == ()
+    assert rack_of(played.state, ALICE) == "3R 5K 9O" and size_of(played.state, ALICE) == 3
+    # the rack typed empty with her last tiles: she went out
+    out = await service.record_play(own.id, ALICE, table("10-12B | 3R 4R 5R"), rack_after=[])
+    assert out.won and out.state.winner == ALICE and not out.state.running
+
+
+async def test_a_group_play_typed_with_the_rack_left_sets_that_rack(service: GameService, game: GameState) -> None:
+    await service.set_rack(game.id, ALICE, tiles("10B 11B 5K"))  # lacks the 12B she drew untold
+    played = await service.record_play(game.id, ALICE, table("10-12B"), rack_after=tiles("5K 1R 2R"))
+    assert not played.won and played.state.turn == BOB and played.rack_short == ()
+    assert rack_of(played.state, ALICE) == "1R 2R 5K" and size_of(played.state, ALICE) == 3
+    assert played.state.pool == 106 - 3 - 3 - 14
+    # the play and the rack are one change: one event, undone at once
+    assert [ev.kind for ev in await service.history(game.id)][-1:] == [EventKind.PLAY_RECORDED]
+    undone = (await service.undo(game.id, ALICE)).state
+    assert rack_of(undone, ALICE) == "10B 11B 5K" and undone.table == ()
