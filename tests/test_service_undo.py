@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.game import EventKind, Finish, GameState, GameStatus
 from bot.game import errors as e
-from bot.storage import GameService
+from bot.storage import GameService, open_database
+from bot.storage.migrate import upgrade
 from solver import STANDARD, Objective, Origin, Solution
 from tests.storage_support import (
     ALICE,
@@ -20,6 +25,7 @@ from tests.storage_support import (
     empty_pool,
     melded,
     service_at,
+    sqlite_url,
     table,
     tiles,
     two_player_game,
@@ -330,3 +336,75 @@ async def test_a_table_laid_out_anew_keeps_every_tile_under_the_lock(service: Ga
     ).state
     # laid out anew, each set keeps its number: the table reads in the same order
     assert [str(s) for s in after.table] == ["3R 4R 5R", "9B 9K 9O"] and after.numbers == (1, 2)
+
+
+# --- events stored before the rack counts (migration 0005) -------------------------------------------------
+
+
+def old_game(file: Path) -> None:
+    """A group game as a bot before 0005 stored it: Alice (melded, her rack told twice) and Bob, who joined
+    last; each event's diff holds a player's values of that time (no rack count, no score)."""
+    old_player = {"seat": 1, "rack": [], "melded": False, "tiles_played": 0, "active": True}
+    events: list[tuple[str, int | None, dict[str, Any]]] = [
+        ("game_started", None, {}),
+        ("player_joined", ALICE, {"game": {"turn": [None, ALICE]},
+                                  "added": {str(ALICE): {**old_player, "name": "Alice", "seat": 0}}}),
+        ("rack_set", ALICE, {"players": {str(ALICE): {"rack": [[], ["1R", "2R", "3R", "4R"]]}}}),
+        ("rack_set", ALICE, {"players": {str(ALICE): {"rack": [["1R", "2R", "3R", "4R"], ["5B", "6B", "J"]]}}}),
+        ("table_set", BOB, {"game": {"table": [[], [["7R", "7B", "7K"]]]}}),
+        ("player_joined", BOB, {"added": {str(BOB): {**old_player, "name": "Bob"}}}),
+    ]  # fmt: skip
+    at = "2026-01-01 00:00:00.000000"
+    with sqlite3.connect(file) as db:
+        db.execute(
+            "INSERT INTO games (id, chat_id, status, rules, table_sets, turn_user_id, invite, version, created_at,"
+            " updated_at, title) VALUES (1, ?, 'running', '{}', '[[\"7R\", \"7B\", \"7K\"]]', ?, 'inv', 7, ?, ?,"
+            " 'Family')",
+            (GROUP, ALICE, at, at),
+        )
+        for seat, (uid, name, rack) in enumerate([(ALICE, "Alice", '["5B", "6B", "J"]'), (BOB, "Bob", "[]")]):
+            db.execute(
+                "INSERT INTO players (game_id, user_id, name, seat, rack, melded, tiles_played, active, joined_at)"
+                " VALUES (1, ?, ?, ?, ?, ?, 0, 1, ?)",
+                (uid, name, seat, rack, uid == ALICE, at),
+            )
+        for kind, by, diff in events:
+            db.execute(
+                "INSERT INTO events (game_id, kind, user_id, at, detail, diff) VALUES (1, ?, ?, ?, '{}', ?)",
+                (kind, by, at, json.dumps(diff)),
+            )
+
+
+async def test_events_stored_before_the_rack_counts_still_undo(tmp_path: Path) -> None:
+    url, file = sqlite_url(tmp_path), tmp_path / "games.sqlite3"
+    await asyncio.to_thread(upgrade, url, "0004")
+    old_game(file)
+    await asyncio.to_thread(upgrade, url)
+    db = open_database(url)
+    try:
+        service = GameService(db)
+        game = await service.active_game(GROUP)
+        # the racks count what they held (Bob's rack was never told: none), the pool what is left
+        assert [(p.user_id, p.rack_size) for p in game.players] == [(ALICE, 3), (BOB, 0)]
+        assert game.pool == 106 - 3 - 3
+        # Bob's joining: the player stored then had fewer values than a player has now
+        left = await service.undo(game.id, BOB)
+        assert left.event.kind is EventKind.PLAYER_JOINED and left.state.player(BOB) is None
+        # Alice's last rack: the one before comes back, counted as it was (all of it known)
+        back = (await service.undo(game.id, ALICE)).state
+        alice = back.player(ALICE)
+        assert alice is not None and [str(t) for t in alice.rack] == ["1R", "2R", "3R", "4R"]
+        assert alice.rack_size == 4 and alice.rack_known and back.pool == 106 - 3 - 4
+        # and the game goes on as any other: a change after the old ones undoes as well
+        await service.draw(game.id, ALICE, tiles("9O"))
+        assert (await service.undo(game.id, ALICE)).event.kind is EventKind.TILES_DRAWN
+        first = (await service.undo(game.id, ALICE)).state  # her first rack: back to nothing told
+        alice = first.player(ALICE)
+        assert alice is not None and alice.rack == () and alice.rack_size == 0
+        # the table Bob set then, public, taken back on a confirmation: numbered as the migration numbered it
+        table_set = (await service.undo_choice(game.id, ALICE)).theirs
+        assert table_set is not None and table_set.kind is EventKind.TABLE_SET
+        empty = (await service.undo(game.id, ALICE, event_id=table_set.id, confirmed=True)).state
+        assert empty.table == () and empty.numbers == ()
+    finally:
+        await db.dispose()
