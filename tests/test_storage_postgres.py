@@ -18,8 +18,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.game import GameStatus
+from bot.game import Finish, GameStatus
 from bot.game import errors as e
+from bot.game.ending import scores
 from bot.storage import GameService, open_database
 from bot.storage.migrate import current, downgrade, upgrade
 from bot.storage.models import Base
@@ -93,11 +94,25 @@ async def test_a_whole_game_on_postgres(service: GameService) -> None:
     assert undone.state.table == ()
     moved = await service.move_chat(chat, chat - 1)
     assert moved is not None and moved.chat_id == chat - 1
-    result = await service.end_game(game.id, ALICE)
-    assert result.state.status is GameStatus.ENDED
-    # Bob never set a rack: no score, listed last
-    assert [(s.name, s.points_left, s.rack_known) for s in result.scores] == [("Alice", 72, True), ("Bob", 0, False)]
-    assert (await service.game(game.id)).ended_at == result.state.ended_at
+    drawn = await service.draw(game.id, ALICE)  # "I drew" in the group: counted, Bob to play
+    assert drawn.count == 1 and drawn.state.turn == BOB and drawn.state.pool == 106 - 5 - 1 - 14
+    named = await service.draw(game.id, ALICE, tiles("2O"))  # named later in private: no turn
+    assert named.named_only and named.state.turn == BOB
+    stopped = await service.end_game(game.id, ALICE)
+    assert stopped.running and stopped.finish is Finish.STOPPED
+    await service.declare(game.id, ALICE, tiles("10R 11R 12R 9K J 2O"))
+    scored = (await service.declare(game.id, BOB, tiles("1B 1K"))).state
+    assert scored.status is GameStatus.ENDED and scored.winner == BOB
+    assert [(s.name, s.points_left, s.score, s.won) for s in scores(scored)] == [
+        ("Bob", 2, 74, True),
+        ("Alice", 74, -74, False),
+    ]
+    assert (await service.game(game.id)).ended_at == scored.ended_at
+    # the chat's totals, summed by PostgreSQL (the chat moved with the game)
+    assert [(t.name, t.points, t.games, t.won) for t in await service.chat_totals(chat - 1)] == [
+        ("Bob", 74, 1, 1),
+        ("Alice", -74, 1, 0),
+    ]
 
 
 async def test_fifty_writers_from_two_engines_on_postgres(migrated: str) -> None:
