@@ -16,7 +16,7 @@ from babel.messages.catalog import Catalog
 
 from bot.game import EventKind, GameState, GameStatus, PlayerState
 from bot.game import errors as e
-from bot.game.placing import NoPlace, read_play
+from bot.game.reading import NoReading, Rack, read_play
 from bot.game.plays import apply_suggestion, play
 from bot.game.table import check_kept
 from bot.game.tiles import check_sets
@@ -169,8 +169,8 @@ def test_too_many_tiles_names_what_holds_them() -> None:
 
 
 def test_loose_tiles_that_fit_nowhere() -> None:
-    with pytest.raises(NoPlace) as why:
-        read_play(table("7B 8B 9B"), parse_table_chunks("5K", STANDARD), STANDARD, arrange)
+    with pytest.raises(NoReading) as why:
+        read_play(table("7B 8B 9B"), parse_table_chunks("5K", STANDARD), STANDARD, arrange, Rack.unknown(14))
     text = refusal(
         why.value,
         "5K fits onto no set of the table; to rearrange sets, write each changed set as it is now, "
@@ -180,12 +180,15 @@ def test_loose_tiles_that_fit_nowhere() -> None:
 
 
 def test_where_loose_tiles_go_is_said_in_words() -> None:
-    found = read_play(table("7B 8B 9B | 10R 10K 10O"), parse_table_chunks("10B", STANDARD), STANDARD, arrange)
-    for placement in found:
-        for where in placement.said():
+    chunks = parse_table_chunks("10B", STANDARD)
+    found = read_play(table("7B 8B 9B | 10R 10K 10O"), chunks, STANDARD, arrange, Rack.unknown(14))
+    for reading in found:
+        for where in reading.said():
             marked(where)
-        assert placement.describe() == ", ".join(map(str, placement.said()))
-    assert sorted(p.describe() for p in found) == ["10B onto 10R 10K 10O", "10B onto 7B 8B 9B"]
+    assert sorted(str(where) for reading in found for where in reading.said()) == [
+        "10B onto 10R 10K 10O",
+        "10B onto 7B 8B 9B",
+    ]
 
 
 def test_every_kind_of_change_has_marked_words() -> None:
