@@ -251,7 +251,7 @@ async def test_a_game_nobody_sits_at_can_be_ended_by_anyone(tmp_path: Path) -> N
     async with session(tmp_path) as s:
         await s.service.new_game(GROUP.id, ALICE.id)  # as an anonymous admin starts one
         ended = await s.ask(BOB, "/end", GROUP)  # nothing to stop for: closed at once, nothing to score
-        assert ended.text == "Game over: no rack was told, so there is no score."
+        assert ended.text == "Game over: too few racks were told to score it."
         assert await s.service.find_active_game(GROUP.id) is None
 
 
@@ -272,10 +272,16 @@ async def test_a_pass_for_another_player_says_whose_turn_was_passed(tmp_path: Pa
         )
         asked = await s.ask(ALICE, "/pass", GROUP)  # now Bob's turn
         assert asked.text == "It is Bob's turn. Who passes?"
-        # Alice's own pass, Bob's turn passed over: a round without a play, so nobody can play on
-        ended = await s.tap(ALICE, asked, "Me (Alice): Bob's turn is passed over", GROUP.id)
+        # Alice's own pass, Bob's turn passed over: Bob did not pass, so the round of passes starts again
+        again = await s.tap(ALICE, asked, "Me (Alice): Bob's turn is passed over", GROUP.id)
+        assert again.text == (
+            "Alice passes (the pool is empty). Turn passed over: Bob. Bob to play. "
+            "The pool is empty: a turn without a play is a pass (/pass)."
+        )
+        # Bob passes too: every player passed in a row, so nobody can play on
+        ended = await s.ask(BOB, "/pass", GROUP)
         assert ended.text.splitlines() == [
-            "Alice passes (the pool is empty). Turn passed over: Bob. "
+            "Bob passes (the pool is empty). "
             "Nobody can play on: the pool is empty and every player passed. The lowest rack wins.",
             "Alice, Bob: tell me the tiles left on your rack, like /left 7R 8K J (or tap below if I know your rack).",
         ]
@@ -408,17 +414,15 @@ async def test_a_rack_never_set_is_not_scored_as_a_win(tmp_path: Path) -> None:
         await s.tap(ALICE, opening, "Record it anyway (house rule)", GROUP.id)
         await link(s, created, CAROL, "9B 9O")
         await s.tap(BOB, await s.ask(BOB, "/end", GROUP), "Stop the game", GROUP.id)
-        # closed before Alice and Bob told their racks: Carol's, known whole, is scored; theirs are not
+        # closed before Alice and Bob told their racks: Carol's alone, known whole, is no score against nobody
         ended = await s.tap(BOB, await s.ask(BOB, "/end", GROUP), "Close the game", GROUP.id)
         assert ended.text.splitlines() == [
-            "Game over. Carol wins.",
-            "Carol: 0",
+            "Game over: too few racks were told to score it.",
             "No score (rack never told): Alice, Bob",
-            "/scores shows the totals.",
         ]
         await s.ask(ALICE, "/new", GROUP)
         alone = await s.ask(ALICE, "/end", GROUP)  # a game of one: closed at once, nothing to score
-        assert alone.text == "Game over: no rack was told, so there is no score."
+        assert alone.text == "Game over: too few racks were told to score it."
 
 
 async def test_a_private_chat_tied_to_the_last_game_follows_the_groups_next_game(tmp_path: Path) -> None:

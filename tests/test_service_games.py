@@ -143,12 +143,12 @@ async def test_a_stopped_game_takes_no_more_turns_and_a_second_end_closes_it(ser
     await unchanged(service, game.id, stopped.version)
     with pytest.raises(e.NotAPlayer, match="not playing"):
         await service.declare(game.id, CAROL, tiles("1R"))  # only the players' racks are scored
-    # closed before Bob told his rack: Alice's rack (known whole) counts, Bob's gets no score
+    # closed before Bob told his rack: Alice's rack alone (known whole) is no score against nobody
     closed = await service.end_game(game.id, BOB)
-    assert closed.status is GameStatus.ENDED and closed.winner == ALICE
-    assert [(s.name, s.score) for s in scores(closed)] == [("Alice", 0)]
+    assert closed.status is GameStatus.ENDED and closed.winner is None
+    assert scores(closed) == ()
     last = (await service.history(game.id))[-1]
-    assert last.kind is EventKind.GAME_ENDED and last.detail == {"scores": [{"user_id": ALICE, "score": 0}]}
+    assert last.kind is EventKind.GAME_ENDED and last.detail == {"scores": []}
 
 
 async def test_declaring_a_rack_needs_a_finished_game(service: GameService) -> None:

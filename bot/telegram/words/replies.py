@@ -287,17 +287,18 @@ def declared_line(player: PlayerState, rules: Rules) -> str:
 
 
 def scored_text(state: GameState) -> str:
-    """A scored game: who won, each player's score by the box."""
+    """A scored game: who won, each player's score by the box (or that too few racks were told to score it)."""
     rows = scores(state)
+    unscored = [p.name for p in state.active_players if p.score is None and not p.declared and not p.rack_known]
     if not rows:
-        return _("Game over: no rack was told, so there is no score.")
-    lines = [_("Game over. {name} wins.").format(name=rows[0].name) if rows[0].won else _("Game over.")]
-    for s in rows:
-        lines.append(f"{s.name}: {score_text(s.score, plus=True)}")
-    unscored = [p.name for p in state.active_players if p.score is None]
-    if unscored:
+        lines = [_("Game over: too few racks were told to score it.")]
+    else:
+        lines = [_("Game over. {name} wins.").format(name=rows[0].name) if rows[0].won else _("Game over.")]
+        lines.extend(f"{s.name}: {score_text(s.score, plus=True)}" for s in rows)
+    if unscored and len(state.active_players) > 1:
         lines.append(_("No score (rack never told): {names}").format(names=", ".join(unscored)))
-    lines.append(_("/scores shows the totals."))
+    if rows:
+        lines.append(_("/scores shows the totals."))
     return "\n".join(lines)
 
 
