@@ -570,9 +570,16 @@ class GameService:
         return after
 
     async def pass_turn(
-        self, game_id: int, user_id: int, *, player: int | None = None, out_of_turn: bool = False
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        player: int | None = None,
+        out_of_turn: bool = False,
+        answering: str | None = None,
     ) -> Drawn:
-        """A turn without a play on an empty pool (``bot.game.turns.pass_turn``)."""
+        """A turn without a play on an empty pool (``bot.game.turns.pass_turn``). ``answering``: as for
+        ``set_rack``."""
         passer = player if player is not None else user_id
         drawn: Drawn | None = None
 
@@ -581,7 +588,7 @@ class GameService:
             drawn = turns.pass_turn(state, passer, out_of_turn=out_of_turn)
             return drawn.state, {"from": state.turn, "to": drawn.state.turn, "player": passer}
 
-        _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step)
+        _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step, answering=answering)
         assert drawn is not None
         return replace(drawn, state=after)
 

@@ -56,7 +56,9 @@ async def record_draw(
     drawer = player if player is not None else user.id
     try:
         if passing:
-            drawn = await service.pass_turn(state.id, user.id, player=drawer, out_of_turn=out_of_turn)
+            drawn = await service.pass_turn(
+                state.id, user.id, player=drawer, out_of_turn=out_of_turn, answering=answering
+            )
         else:
             drawn = await service.draw(
                 state.id, user.id, tiles, player=drawer, out_of_turn=out_of_turn, answering=answering
@@ -64,8 +66,6 @@ async def record_draw(
     except NotYourTurn as why:
         await _ask_whose(context, chat, user, state, tiles, why.turn, passing, answering, reply_to)
         return
-    if answering is not None and passing:
-        await service.drop_question(answering)
     await _tell(context, chat, user, drawer, drawn, reply_to)
 
 
