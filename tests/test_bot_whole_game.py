@@ -125,6 +125,11 @@ async def test_a_draw_ends_the_turn_in_one_tap_and_the_tile_is_named_in_private(
         # the group's button under the turn line is the next player's draw
         tapped = await s.tap(BOB, drew_, "I drew", GROUP.id)
         assert tapped.text == "Bob drew a tile. Carol to play. 98 tiles in the pool."
+        mark = s.fake.mark()
+        s.fake.tap(BOB, drew_, "I drew")  # the same button again: its turn is over, nothing is drawn
+        again = await s.fake.call("answerCallbackQuery", mark)
+        assert "earlier turn" in again.params["text"]
+        assert (await s.service.active_game(GROUP.id)).pool == 98
         # a draw told in private with its tile: the turn and the tile at once, the group hears the turn
         mark = s.fake.mark()
         mine = await s.ask(CAROL, "/draw 11O")

@@ -310,9 +310,9 @@ def turn_buttons(state: GameState) -> InlineKeyboardMarkup | None:
     if not state.is_group or not state.playing or len(state.active_players) < 2:
         return None
     label = _(DREW_BUTTON) if state.pool else _("⏭ I pass (the pool is empty)")
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=callbacks.game_button(callbacks.DREW, state.id))]]
-    )
+    if state.turn is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=callbacks.drew(state.id, state.turn))]])
 
 
 def end_buttons(state: GameState) -> InlineKeyboardMarkup | None:
