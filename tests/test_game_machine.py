@@ -696,6 +696,9 @@ EMPTY: Snap = {
 }  # fmt: skip
 
 
+#: what a play lays down
+PLAYING = st.sampled_from(["sets", "sets", "grow", "grow", "both", "out", "out", "waived"])
+
 #: how a rack is told at the end: mostly truthfully, sometimes as stored, sometimes wrongly
 DECLARING = st.sampled_from(["true", "true", "true", "as-stored", "too-big", "winner", "outsider"])
 
@@ -1089,10 +1092,14 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data(), whose=st.sampled_from(["turn", "turn", "other", "unasked"]), many=st.integers(1, 4))
     def pass_turn(self, data: st.DataObject, whose: str, many: int) -> None:
         """A turn without a play: a pass only on an empty pool. On an empty pool, the next players pass too
-        (``many`` turns in all): a round of passes ends the game."""
+        (``many`` turns in all; a round of passes ends the game), or one of them plays (which starts the round
+        again)."""
         if self.settle(data):
             return
         for turn in range(many):
+            if turn and data.draw(st.integers(0, 2)) == 0:
+                self.play(data, "turn", data.draw(PLAYING), "player", False)
+                return
             found = self.someone(data, whose=whose)
             if found is None or (turn and not self.state.playing):
                 return
@@ -1152,8 +1159,8 @@ class GameMachine(RuleBasedStateMachine):
 
     @rule(
         data=st.data(),
-        whose=st.sampled_from(["turn", "turn", "turn", "adding", "other"]),
-        what=st.sampled_from(["sets", "sets", "grow", "grow", "both", "out", "out", "waived"]),
+        whose=st.sampled_from(["turn", "turn", "adding", "adding", "other"]),
+        what=PLAYING,
         recorder=st.sampled_from(["player", "player", "player", "another", "another-short"]),
         rack_told=st.booleans(),
     )
@@ -1503,7 +1510,7 @@ class GameMachine(RuleBasedStateMachine):
             if not state.running or state.finish is None:
                 many = 0  # once: a rack told while the game is on (or after its end) is refused
             waiting = [p.user_id for p in state.active_players if p.user_id != state.winner and not p.declared]
-            user = data.draw(st.sampled_from(waiting or self.seated()))
+            user = data.draw(st.sampled_from(waiting or self.seated() or [OUTSIDER]))  # a game may seat nobody
             if how == "winner" and state.winner is not None:
                 user = state.winner
             elif how == "outsider":
