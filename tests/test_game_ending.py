@@ -12,6 +12,7 @@ from bot.game import errors as e
 from bot.game.ending import close, declare, scores, stop, waiting_for
 from bot.game.invariants import broken
 from bot.game.plays import play
+from solver import Colour, Tile
 from tests.game_support import ALICE, BOB, CAROL, game
 from tests.storage_support import table, tiles
 
@@ -71,3 +72,13 @@ def test_a_game_closed_with_one_rack_told_has_no_score() -> None:
     state, _ = declare(state, CAROL, tiles("5K"), NOW)
     closed = close(state, ALICE, NOW)
     assert not closed.running and scores(closed) == ()
+
+
+def test_a_rack_told_at_the_end_may_not_hold_more_than_the_game_has_left() -> None:
+    state = stop(game(), ALICE, NOW)
+    assert state.pool == 106 - 3 * 14
+    every = [Tile(n, c) for c in Colour for n in range(1, 14)] * 2
+    with pytest.raises(e.TooManyTiles, match="the racks would hold 107"):
+        declare(state, BOB, every[: 14 + state.pool + 1], NOW)  # one tile more than Bob's rack and the pool
+    after, _ = declare(state, BOB, every[: 14 + state.pool], NOW)  # the pool's tiles were on his rack after all
+    assert after.pool == 0 and broken(after) == []

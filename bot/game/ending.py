@@ -16,6 +16,7 @@ from datetime import datetime
 
 from bot.game import errors
 from bot.game.knowledge import reconcile
+from bot.game.racks import check_room
 from bot.game.seats import active_player, ensure_running, with_player
 from bot.game.state import Finish, GameState, GameStatus, PlayerScore, PlayerState
 from bot.game.tiles import check_tiles, sort_tiles, table_tiles
@@ -72,7 +73,9 @@ def declare(state: GameState, user_id: int, tiles: Sequence[Tile], now: datetime
         raise errors.GameError(N_("you went out: your rack is empty"))
     check_tiles(state.rules, say("the table and your rack"), table_tiles(state.table).elements(), tiles)
     told = replace(p, rack=sort_tiles(tiles, state.rules), rack_size=len(tiles), unnamed=0, declared=True)
-    after, trimmed = reconcile(with_player(state, told), keep=[user_id])
+    after = with_player(state, told)
+    check_room(after)
+    after, trimmed = reconcile(after, keep=[user_id])
     if not waiting_for(after):
         after = scored(after, now)
     return after, trimmed
