@@ -487,11 +487,12 @@ class Model:
         self.check_room()
         return Expected(self.s, self.newest_word([uid]))
 
-    def draw(self, drawer: int, tiles: Sequence[Tile], *, out_of_turn: bool) -> Expected:
+    def draw(self, drawer: int, tiles: Sequence[Tile], *, out_of_turn: bool, by: int | None = None) -> Expected:
         """``told_draw``: tiles told in private name tiles drawn in the group while some are still unnamed;
-        anything else is a draw that ends the turn (a pass on an empty pool)."""
+        anything else is a draw that ends the turn (a pass on an empty pool), told by someone at the table."""
         p = self.p(drawer)
-        if tiles and p is not None and p["active"] and len(tiles) <= p["unnamed"]:
+        teller = drawer if by is None else by
+        if tiles and teller == drawer and p is not None and p["active"] and len(tiles) <= p["unnamed"]:
             self.ensure_playing()
             rack = [*self.rack(drawer), *tiles]
             if not self.fits(self.table().elements(), rack):
@@ -499,6 +500,7 @@ class Model:
             p.update(rack=codes(rack), unnamed=p["unnamed"] - len(tiles))
             return Expected(self.s, self.newest_word([drawer]), info={"named_only": True, "count": 0})
         self.ensure_playing()
+        self.seat(teller)
         p = self.seat(drawer)
         if not out_of_turn:
             self.turn_check(drawer)
@@ -526,12 +528,13 @@ class Model:
         if passes >= len(self.seated()):
             self.s.update(finish="blocked", turn=None)
 
-    def pass_turn(self, passer: int, *, out_of_turn: bool) -> Expected:
+    def pass_turn(self, passer: int, *, out_of_turn: bool, by: int | None = None) -> Expected:
         self.ensure_playing()
+        self.seat(passer if by is None else by)
         self.seat(passer)
         if self.pool() > 0:
             refuse(e.NoTiles, f"{self.pool()} tiles are in the pool")
-        return self.draw(passer, (), out_of_turn=out_of_turn)
+        return self.draw(passer, (), out_of_turn=out_of_turn, by=by)
 
     def play(
         self,
@@ -710,8 +713,8 @@ PLAYING = st.sampled_from(["sets", "sets", "grow", "grow", "both", "out", "out",
 DECLARING = st.sampled_from(["true", "true", "true", "as-stored", "too-big", "winner", "outsider"])
 
 
-def passing(passer: int, out_of_turn: bool) -> Callable[[Model], Expected]:
-    return lambda m: m.pass_turn(passer, out_of_turn=out_of_turn)
+def passing(passer: int, out_of_turn: bool, by: int) -> Callable[[Model], Expected]:
+    return lambda m: m.pass_turn(passer, out_of_turn=out_of_turn, by=by)
 
 
 def declaring(user: int, tiles: Sequence[Tile]) -> Callable[[Model], Expected]:
@@ -1043,11 +1046,13 @@ class GameMachine(RuleBasedStateMachine):
         if found is None:
             return
         drawer, out_of_turn = found
-        by = data.draw(st.sampled_from([drawer, *self.seated()]))
+        by = data.draw(st.sampled_from([drawer, drawer, *self.seated(), OUTSIDER]))
         model = self.model()
         work = self.service.draw(self.game_id, by, (), player=drawer, out_of_turn=out_of_turn)
         done = self.attempt("draw in the group", work)
-        want = self.judge("a-draw-ends-the-turn", done, model, lambda m: m.draw(drawer, (), out_of_turn=out_of_turn))
+        want = self.judge(
+            "a-draw-ends-the-turn", done, model, lambda m: m.draw(drawer, (), out_of_turn=out_of_turn, by=by)
+        )
         self.check_drawn(done, want)
 
     @rule(data=st.data(), whose=st.sampled_from(["turn", "turn", "other", "unasked"]), everything=st.booleans())
@@ -1111,11 +1116,11 @@ class GameMachine(RuleBasedStateMachine):
             if found is None or (turn and not self.state.playing):
                 return
             passer, out_of_turn = found
-            by = data.draw(st.sampled_from([passer, *self.seated()]))
+            by = data.draw(st.sampled_from([passer, passer, *self.seated(), OUTSIDER]))
             model = self.model()
             work = self.service.pass_turn(self.game_id, by, player=passer, out_of_turn=out_of_turn)
             done = self.attempt("pass", work)
-            self.judge("a-pass-only-on-an-empty-pool", done, model, passing(passer, out_of_turn))
+            self.judge("a-pass-only-on-an-empty-pool", done, model, passing(passer, out_of_turn, by))
             if done.error is not None:
                 return
             whose = "turn"

@@ -94,3 +94,19 @@ def test_a_pass_out_of_turn_starts_the_round_of_passes_again() -> None:
     again = pass_turn(first.state, ALICE, out_of_turn=True)  # Bob's turn passed over: he did not pass
     assert again.skipped == (BOB,) and again.state.finish is None and again.state.passes == 1
     assert pass_turn(again.state, BOB).state.finish is Finish.BLOCKED
+
+
+def test_a_draw_or_a_pass_is_told_by_someone_at_the_table_as_a_play_is() -> None:
+    """Carol at the table may say "Alice drew"; Grandpa, watching the group, may not (nor could he record a
+    play): the turn is the players' to tell."""
+    grandpa = 999
+    state = game()
+    with pytest.raises(e.NotAPlayer):
+        draw(state, ALICE, teller=grandpa)
+    assert draw(state, ALICE, teller=CAROL).state.turn == BOB
+    empty = replace(state, players=tuple(replace(p, rack_size=p.rack_size + 1) for p in state.players))
+    empty = replace(empty, players=(replace(empty.players[0], rack_size=14 + 1 + empty.pool), *empty.players[1:]))
+    assert empty.pool == 0
+    with pytest.raises(e.NotAPlayer):
+        pass_turn(empty, ALICE, teller=grandpa)
+    assert pass_turn(empty, ALICE, teller=CAROL).state.passes == 1

@@ -57,12 +57,21 @@ class Drawn:
         return self.count == 0 and not self.named_only
 
 
-def draw(state: GameState, player: int, tiles: Sequence[Tile] = (), *, out_of_turn: bool = False) -> Drawn:
+def draw(
+    state: GameState,
+    player: int,
+    tiles: Sequence[Tile] = (),
+    *,
+    out_of_turn: bool = False,
+    teller: int | None = None,
+) -> Drawn:
     """``player`` ends their turn with a draw: one tile (or ``tiles``, named), or a pass on an empty pool.
 
     ``out_of_turn``: recorded although it was someone else's turn (the turns in between are passed over).
+    ``teller``: who says so, when not the player: someone at the table, as for a play.
     """
     ensure_playing(state)
+    active_player(state, player if teller is None else teller)
     p = active_player(state, player)
     if not out_of_turn:
         turn_check(state, player)
@@ -92,18 +101,27 @@ def names_drawn(state: GameState, player: int, tiles: Sequence[Tile]) -> bool:
     return bool(tiles) and p is not None and p.active and 0 < len(tiles) <= p.unnamed
 
 
-def told_draw(state: GameState, player: int, tiles: Sequence[Tile] = (), *, out_of_turn: bool = False) -> Drawn:
-    """A draw told by the player: the naming of tiles drawn in the group (``names_drawn``), or a draw that
-    ends their turn."""
-    if names_drawn(state, player, tiles):
+def told_draw(
+    state: GameState,
+    player: int,
+    tiles: Sequence[Tile] = (),
+    *,
+    out_of_turn: bool = False,
+    teller: int | None = None,
+) -> Drawn:
+    """A draw told by the player (or by ``teller``, at the table, for them): the naming of tiles drawn in the
+    group (``names_drawn``), or a draw that ends their turn."""
+    if names_drawn(state, player, tiles) and teller in (None, player):
         after, trimmed = name_drawn(state, player, tiles)
         return Drawn(after, 0, tuple(tiles), (), trimmed, named_only=True)
-    return draw(state, player, tiles, out_of_turn=out_of_turn)
+    return draw(state, player, tiles, out_of_turn=out_of_turn, teller=teller)
 
 
-def pass_turn(state: GameState, player: int, *, out_of_turn: bool = False) -> Drawn:
-    """A turn without a play on an empty pool; with tiles in the pool a turn without a play is a draw."""
+def pass_turn(state: GameState, player: int, *, out_of_turn: bool = False, teller: int | None = None) -> Drawn:
+    """A turn without a play on an empty pool; with tiles in the pool a turn without a play is a draw.
+    ``teller``: as for ``draw``."""
     ensure_playing(state)
+    active_player(state, player if teller is None else teller)
     active_player(state, player)
     if state.pool > 0:
         raise errors.NoTiles(
@@ -113,7 +131,7 @@ def pass_turn(state: GameState, player: int, *, out_of_turn: bool = False) -> Dr
                 state.pool,
             )
         )
-    return draw(state, player, out_of_turn=out_of_turn)
+    return draw(state, player, out_of_turn=out_of_turn, teller=teller)
 
 
 def _passed(state: GameState, player: int, skipped: Sequence[int] = ()) -> GameState:

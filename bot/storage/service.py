@@ -422,14 +422,14 @@ class GameService:
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal drawn
-            drawn = turns.told_draw(state, drawer, tiles, out_of_turn=out_of_turn)
+            drawn = turns.told_draw(state, drawer, tiles, out_of_turn=out_of_turn, teller=user_id)
             detail: dict[str, Any] = {"tiles": drawn.count or len(tiles), "player": drawer}
             if drawn.skipped:
                 detail["skipped"] = list(drawn.skipped)
             return drawn.state, detail
 
         def steps(state: GameState) -> list[tuple[EventKind, Step]]:
-            if turns.names_drawn(state, drawer, tiles):
+            if turns.names_drawn(state, drawer, tiles) and drawer == user_id:
                 return [(EventKind.TILES_NAMED, step)]
             return [(EventKind.TURN_PASSED if state.pool == 0 else EventKind.TILES_DRAWN, step)]
 
@@ -585,7 +585,7 @@ class GameService:
 
         def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
             nonlocal drawn
-            drawn = turns.pass_turn(state, passer, out_of_turn=out_of_turn)
+            drawn = turns.pass_turn(state, passer, out_of_turn=out_of_turn, teller=user_id)
             return drawn.state, {"from": state.turn, "to": drawn.state.turn, "player": passer}
 
         _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step, answering=answering)
