@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from solver.tiles import Colour
 
-#: The one-letter names: the notation's own
+#: The one-letter names: the notation's own, read in every language
 LETTERS: dict[str, Colour] = {
     "r": Colour.RED,
     "b": Colour.BLUE,
@@ -21,6 +21,27 @@ LETTERS: dict[str, Colour] = {
     "o": Colour.ORANGE,
     "y": Colour.ORANGE,
 }
+
+#: Each language's own colour letters, besides the notation's: the first letter of a colour's word where no
+#: other colour's word (nor the joker's J) starts with it in that language. German S (schwarz) and G (gelb),
+#: Dutch Z (zwart) and G (geel), French N (noir); Russian С (синий), Ч (чёрный), О (оранжевый) and
+#: Ж (жёлтый), but not К (красный): it looks like the notation's K for black, and a tile read in the wrong
+#: colour is worse than a question; Hebrew א (אדום), ש (שחור) and צ (צהוב). Spanish has none: azul and amarillo share A,
+#: negro and naranja N. French jaune would be J, the joker's. Hebrew כחול and כתום share כ.
+LANGUAGE_LETTERS: dict[str, dict[str, Colour]] = {
+    "en": {},
+    "de": {"s": Colour.BLACK, "g": Colour.ORANGE},
+    "nl": {"z": Colour.BLACK, "g": Colour.ORANGE},
+    "es": {},
+    "fr": {"n": Colour.BLACK},
+    "ru": {"с": Colour.BLUE, "ч": Colour.BLACK, "о": Colour.ORANGE, "ж": Colour.ORANGE},
+    "he": {"א": Colour.RED, "ש": Colour.BLACK, "צ": Colour.ORANGE},
+}
+
+
+def letters_for(language: str | None) -> dict[str, Colour]:
+    """The colour letters read in ``language``: the notation's and the language's own."""
+    return {**LETTERS, **LANGUAGE_LETTERS.get(language or "en", {})}
 
 _WORDS: dict[Colour, tuple[str, ...]] = {
     Colour.RED: (

@@ -55,10 +55,10 @@ def parse_rules(text: str, base: Rules = STANDARD) -> Rules:
     for option in options(text):
         name, equals, value = option.partition("=")
         if not equals or not name or not value or "=" in value:
-            raise OptionError(N_("`{option}`: {example}"), option=shown(option), example=say(EXAMPLE))
+            raise OptionError(N_("{option}: {example}"), option=shown(option), example=say(EXAMPLE))
         if name.lower() not in RULE_NAMES:
             raise OptionError(
-                N_("`{option}`: unknown rule; the rules are {rules}"),
+                N_("{option}: unknown rule; the rules are {rules}"),
                 option=shown(option),
                 rules=", ".join(_SHORT_NAMES),
             )
@@ -67,14 +67,14 @@ def parse_rules(text: str, base: Rules = STANDARD) -> Rules:
         number = whole(value)
         if number is None:
             raise OptionError(
-                N_("`{option}`: {name} takes a whole number in digits 0-9, like {like}"),
+                N_("{option}: {name} takes a whole number in digits 0-9, like {like}"),
                 option=shown(option),
                 name=name.lower(),
                 like=f"{name}=25",
             )
         if not low <= number <= high:
             raise OptionError(
-                N_("`{option}`: {name} goes from {low} to {high}"),
+                N_("{option}: {name} goes from {low} to {high}"),
                 option=shown(option),
                 name=name.lower(),
                 low=low,

@@ -150,14 +150,12 @@ def _run_problem(real: list[Tile], jokers: int, rules: Rules) -> Text | None:
     if gaps > jokers:
         if numbers[0] == 1 and numbers[-1] == rules.numbers:
             return say("a run does not wrap around: {most}-1 is not a run", most=rules.numbers)
-        # the same words for one and more in English, as ever; a catalogue may still tell them apart
-        return counted(
-            "a run has no gaps: between {low} and {high} {n} number(s) are missing",
-            "a run has no gaps: between {low} and {high} {n} number(s) are missing",
-            gaps,
-            low=numbers[0],
-            high=numbers[-1],
-        )
+        colour = real[0].colour
+        assert colour is not None
+        have = set(numbers)
+        missing = " ".join(str(Tile(n, colour)) for n in range(numbers[0], numbers[-1] + 1) if n not in have)
+        return counted("a run has no gaps: {tiles} is missing", "a run has no gaps: {tiles} are missing", gaps,
+                       tiles=missing)  # fmt: skip
     return None
 
 

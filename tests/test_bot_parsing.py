@@ -53,7 +53,7 @@ def test_only_a_leading_mention_of_this_bot_is_dropped(text: str) -> None:
 
 
 def test_a_mention_of_another_bot_before_table_lines_is_still_a_mistake() -> None:
-    with pytest.raises(OptionError, match="`@another_bot`: start each line"):
+    with pytest.raises(OptionError, match="@another_bot: start each line"):
         parse_position("@another_bot\ntable: 1R 2R 3R", BOT_USERNAME)
 
 

@@ -115,8 +115,8 @@ async def test_bad_notation_is_answered_in_one_short_message_and_changes_nothing
         events = await s.service.count_events(state.id)
 
         for text, expected in [
-            ("/rack 3R 14R", ["14R", "numbers go 1-13"]),
-            ("/draw 7X", ["7X", "not a colour"]),
+            ("/rack 3R 14R", ["14R", "goes from 1 to 13"]),
+            ("/draw 7X", ["7X", "X is no colour"]),
             ("/table 6R 7R 9R | 1K 2K 3K", ["set 1", "6R 7R 9R"]),
             ("/table 6R 7R 9R", ["do not make a table"]),
             ("rack: 1R 2R\ntable: 5B 6B | 1K 2K 3K", ["set 1"]),
@@ -307,9 +307,13 @@ async def test_an_empty_rack_line_asks_for_the_rack_and_keeps_the_one_stored(tmp
 async def test_a_misspelt_rack_or_table_keyword_is_named(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         no_colon = await s.ask(ALICE, "rack 3R 4R 5R")
-        assert no_colon.text == "Start the line with rack: and a colon, like rack: 3R 4R 5R"
+        assert no_colon.text == (
+            "Start the line with rack: and a colon, like rack: 3R 4R 5R\nDid you mean <code>rack: 3R 4R 5R</code>?"
+        )
+        assert [b["text"] for b in no_colon.buttons] == ["rack: 3R 4R 5R", "Cancel"]
         typo = await s.ask(ALICE, "rack: 3R 4R 5R\ntabel: 6R 7R 8R")
-        assert typo.text == "`tabel:`: did you mean table: ? Start each line with rack: or table:"
+        assert typo.text.startswith("Did you mean table: instead of tabel:? Start each line with rack: or table:")
+        assert [b["text"] for b in typo.buttons] == ["rack: 3R 4R 5R\ntable: 6R 7R 8R", "Cancel"]
         chatter = await s.ask(ALICE, "back")  # a word near "rack" without tiles is just chatter
         assert "/help" in chatter.text and "rack:" in chatter.text and "colon" not in chatter.text
         state = await s.service.find_active_game(ALICE.id)

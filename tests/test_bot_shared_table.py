@@ -153,7 +153,7 @@ async def test_a_single_tile_goes_where_it_fits_or_the_bot_asks_where(tmp_path: 
         one = await s.ask(BOB, "/play 11B", GROUP)  # exactly one place: it goes there
         assert one.text == "Bob put down 11B (1 tile, 11 points). Alice to play. 72 tiles in the pool."
         typo = await s.ask(ALICE, "/play 14R", GROUP)  # a typo gets the parser's word
-        assert "numbers go 1-13" in typo.text
+        assert "goes from 1 to 13" in typo.text
 
 
 async def test_a_play_on_someone_elses_turn_is_asked_about_and_charged_to_the_answer(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ async def test_a_rack_sent_before_tapping_my_rack_goes_to_the_one_group_game(tmp
         answer = await s.ask(ALICE, "rack: 3R 4R 5R J")  # never tapped My rack
         assert answer.text.startswith("Family: ")
         refused = await s.ask(ALICE, "/draw 14R")  # a mistake about the group's game names the group too
-        assert refused.text.startswith("Family: ") and "1-13" in refused.text
+        assert refused.text.startswith("Family: ") and "from 1 to 13" in refused.text
         shown = await s.ask(ALICE, "/rack")  # after the rack's store (a chat's messages go in order)
         assert shown.text.startswith("Family: Your rack (4 tiles)")
         assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("3R 4R 5R J")

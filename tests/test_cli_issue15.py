@@ -74,5 +74,5 @@ def test_a_number_of_thousands_of_digits_is_the_parsers_error() -> None:
     done = run("--rack", "9" * 4301 + "R")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert done.stderr.startswith("error: `9999") and done.stderr.rstrip().endswith("numbers go 1-13")
+    assert done.stderr.startswith("error: 9999") and done.stderr.rstrip().endswith("goes from 1 to 13")
     assert len(done.stderr) < 200

@@ -16,8 +16,8 @@ from babel.messages.catalog import Catalog
 
 from bot.game import EventKind, GameState, GameStatus, PlayerState
 from bot.game import errors as e
-from bot.game.reading import NoReading, Rack, read_play
 from bot.game.plays import apply_suggestion, play
+from bot.game.reading import NoReading, Rack, read_play
 from bot.game.table import check_kept
 from bot.game.tiles import check_sets
 from bot.storage import GameService

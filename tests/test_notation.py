@@ -87,28 +87,29 @@ def test_canonical_output() -> None:
 @pytest.mark.parametrize(
     ("text", "token", "hint"),
     [
-        ("3R 14R", "14R", "numbers go 1-13"),
-        ("0B", "0B", "numbers go 1-13"),
-        ("3X", "3X", "not a colour"),
+        ("3R 14R", "14R", "number goes from 1 to 13"),
+        ("0B", "0B", "number goes from 1 to 13"),
+        ("3X", "3X", "is no colour"),
         ("7", "7", "needs a colour"),
         ("blue", "blue", "needs a number"),
-        ("3R ??", "??", "not a tile"),
+        ("3R ??", "??", "is no tile"),
         ("6-3R", "6-3R", "low to high"),
         ("7RR", "7RR", "each colour once"),
     ],
 )
-def test_mistakes_name_the_token_where_it_stands_and_a_hint(text: str, token: str, hint: str) -> None:
+def test_mistakes_name_the_token_and_a_hint_in_plain_words(text: str, token: str, hint: str) -> None:
     with pytest.raises(NotationError) as caught:
         parse_tiles(text, R)
     assert caught.value.token == token
-    assert caught.value.position == text.index(token)
-    assert hint in str(caught.value)
-    assert f"`{token}`" in str(caught.value)
+    assert caught.value.position == text.index(token)  # kept for a caller; never said
+    said = str(caught.value)
+    assert hint in said and said.startswith(f"{token}: ")
+    assert "`" not in said and "character" not in said
 
 
 def test_colours_outside_the_variant_are_refused() -> None:
     three = Rules(colours=3)
-    with pytest.raises(NotationError, match="colours are R B K"):
+    with pytest.raises(NotationError, match="colours are R red, B blue, K black"):
         parse_tiles("5O", three)
 
 
@@ -193,11 +194,11 @@ def test_numbers_too_long_or_not_in_ascii_digits_are_the_parsers_error() -> None
     from solver import STANDARD, NotationError, parse_tiles
 
     for text in ("9" * 4301 + "R", "R" + "9" * 4301, "3-" + "9" * 5000 + "R", "9" * 5000 + "RBK"):
-        with pytest.raises(NotationError, match="numbers go 1-13") as caught:
+        with pytest.raises(NotationError, match="number goes from 1 to 13") as caught:
             parse_tiles(text, STANDARD)
         assert len(str(caught.value)) < 100  # the token is quoted shortened
     for text in ("\u00b2R", "\u0663R", "\u2460R"):
-        with pytest.raises(NotationError, match="not a tile"):
+        with pytest.raises(NotationError, match="is no tile"):
             parse_tiles(text, STANDARD)
 
 
@@ -259,10 +260,10 @@ def test_a_table_in_brackets_slashes_and_a_full_stop_is_its_sets() -> None:
     [
         ("3R-5B", "3R-5B", "one colour"),
         ("3R4", "4", "needs a colour"),
-        ("3R-14R", "3R-14R", "numbers go 1-13"),
+        ("3R-14R", "3R-14R", "number goes from 1 to 13"),
         ("5R-3R", "5R-3R", "low to high"),
         ("3 rotx", "3", "needs a colour"),
-        ("(3R ??)", "??", "not a tile"),
+        ("(3R ??)", "??", "is no tile"),
     ],
 )
 def test_the_forgiving_forms_still_name_real_mistakes(text: str, token: str, hint: str) -> None:
@@ -295,3 +296,50 @@ def test_any_rack_in_mixed_spellings_reads_back(spelt: list[tuple[Tile, int, boo
         words.append(f"{name}{tile.number}" if colour_first else f"{tile.number}{name.strip()}")
     text = between.join(words) + "."
     assert parse_tiles(text, R) == [t for t, _, _ in spelt]
+
+
+# --- issue 26: each language's own colour letters ---------------------------------------------------------
+
+
+def test_each_language_reads_its_own_colour_letters_beside_the_notations() -> None:
+    from solver.colour_words import letters_for
+
+    german, dutch, french = letters_for("de"), letters_for("nl"), letters_for("fr")
+    assert parse_tiles("1S 2G 3R 4B 5K", R, german) == parse_tiles("1K 2O 3R 4B 5K", R)
+    assert parse_tiles("1Z 2G 7ZBR", R, dutch) == parse_tiles("1K 2O 7K 7B 7R", R)
+    assert parse_tiles("9N", R, french) == parse_tiles("9K", R)
+    assert parse_tiles("4С 5Ч 6О 7Ж", R, letters_for("ru")) == parse_tiles("4B 5K 6O 7O", R)
+    assert parse_tiles("3א 4ש 5צ", R, letters_for("he")) == parse_tiles("3R 4K 5O", R)
+    with pytest.raises(NotationError, match="1S: S is no colour; the colours are R red, B blue, K black, O orange"):
+        parse_tiles("1S", R)  # English has no S
+    with pytest.raises(NotationError, match="the colours are R red, B blue, S black, G orange"):
+        parse_tiles("1X", R, german)
+
+
+def test_no_language_letter_is_ambiguous() -> None:
+    """Within a language every letter names one colour, none is the joker's J, and a language's own letter is
+    never a notation letter meaning another colour."""
+    from solver.colour_words import LANGUAGE_LETTERS, LETTERS
+
+    for code, own in LANGUAGE_LETTERS.items():
+        assert "j" not in own, code
+        for letter, colour in own.items():
+            assert LETTERS.get(letter, colour) is colour, (code, letter)
+            assert letter == letter.lower(), (code, letter)
+
+
+#: Cyrillic letters drawn like a Latin one.
+_LOOKALIKES = {"а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t"}
+
+
+def test_no_language_letter_looks_like_a_notation_letter_for_another_colour() -> None:
+    """Russian К (красный, red) is drawn like the notation's K (black): reading it as red would record a wrong
+    tile for someone who meant the notation, so Russian has no letter for red."""
+    from solver.colour_words import LANGUAGE_LETTERS, LETTERS
+
+    for code, own in LANGUAGE_LETTERS.items():
+        for letter, colour in own.items():
+            twin = LETTERS.get(_LOOKALIKES.get(letter, letter))
+            assert twin is None or twin is colour, (code, letter)
+    with pytest.raises(NotationError, match="К"):
+        parse_tiles("3К", R, LANGUAGE_LETTERS["ru"] | LETTERS)

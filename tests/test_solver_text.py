@@ -53,21 +53,21 @@ R3, R4, R5 = Tile(3, Colour.RED), Tile(4, Colour.RED), Tile(5, Colour.RED)
 ERRORS: list[tuple[Callable[[], object], str]] = [
     (
         lambda: parse_tiles("3R 3X", R),
-        "`3X` (character 4): `X` is not a colour: R red, B blue, K black, O orange",
+        "3X: X is no colour; the colours are R red, B blue, K black, O orange",
     ),
     (
         lambda: parse_tiles("hello", R),
-        "`hello` (character 1): a tile needs a number too: "
+        "hello: a tile needs a number too: "
         "write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK",
     ),
-    (lambda: parse_tiles("6-3R", R), "`6-3R` (character 1): write a run low to high, like 3-6R"),
+    (lambda: parse_tiles("6-3R", R), "6-3R: write a run low to high, like 3-6R"),
     (
         lambda: parse_table("3R 4R | 7B 7K 7O", R),
-        "`3R 4R` (character 1, set 1): a set has at least 3 tiles, this has 2",
+        "3R 4R (set 1): a set has at least 3 tiles, this has 2",
     ),
     (
         lambda: parse_table("3R 5R 9R", R),
-        "`3R 5R 9R` (character 1, set 1): a run has no gaps: between 3 and 9 4 number(s) are missing",
+        "3R 5R 9R (set 1): a run has no gaps: 4R 6R 7R 8R are missing",
     ),
     (lambda: check_deck(R, [R3] * 3), "3 copies of 3R in all, but the deck has only 2"),
     (lambda: check_deck(Rules(jokers=0), [JOKER]), "1 joker in all, but the deck has none"),

@@ -24,6 +24,7 @@ from telegram.ext import ApplicationHandlerStop
 
 from bot.storage.database import is_unreachable
 from bot.storage.inbox import HANDLING
+from bot.telegram import didyoumean
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
@@ -33,6 +34,8 @@ from bot.telegram.words import commands
 from bot.telegram.words.language import _, spoken
 from bot.telegram.words.texts import TOO_LONG
 from solver.errors import RummikubError
+from solver.notation import NotationError
+from solver.rules_text import OptionError
 from solver.text import N_
 
 log = logging.getLogger(__name__)
@@ -88,7 +91,9 @@ def guarded(handler: Handler) -> Handler:
         try:
             await handler(update, context)
         except RummikubError as why:
-            await tell(update, context, short(why))
+            said = short(why)
+            if not (isinstance(why, NotationError | OptionError) and await didyoumean.offer(update, context, said)):
+                await tell(update, context, said)
 
     return run
 

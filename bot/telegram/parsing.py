@@ -6,19 +6,78 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from bot.telegram.words.language import current
+from solver.colour_words import letters_for
+from solver.notation import parse_table, parse_table_chunks, parse_tiles
+from solver.rules import Rules
 from solver.rules_text import OptionError, parse_rules
+from solver.sets import TileSet
 from solver.text import N_
+from solver.tiles import Tile
 
-__all__ = ["MAX_TEXT", "OptionError", "Position", "command_text", "parse_position", "parse_rules"]
+__all__ = [
+    "FIX_WORD",
+    "MAX_TEXT",
+    "OptionError",
+    "Position",
+    "chunks",
+    "command_text",
+    "fix_word",
+    "parse_position",
+    "parse_rules",
+    "table",
+    "tiles",
+]  # fmt: skip
+
+
+def tiles(text: str, rules: Rules) -> list[Tile]:
+    """Tiles as the reader typed them, their language's own colour letters read too (German ``7S``)."""
+    return parse_tiles(text, rules, letters_for(current()))
+
+
+def table(text: str, rules: Rules) -> list[TileSet]:
+    """A table as the reader typed it (see ``tiles``)."""
+    return parse_table(text, rules, letters_for(current()))
+
+
+def chunks(text: str, rules: Rules) -> list[list[Tile]]:
+    """A play's chunks as the reader typed them (see ``tiles``)."""
+    return parse_table_chunks(text, rules, letters_for(current()))
+
+
+#: ``/table fix …``: replace a shared table even though tiles leave it (a mistake typed earlier).
+FIX_WORD = "fix"
+_FIX = re.compile(rf"\s*{FIX_WORD}(?:[\s:]+|$)", re.IGNORECASE)
+
+
+def fix_word(text: str) -> tuple[bool, str]:
+    """Whether the text starts with the word ``fix`` (then a space, a new line or a colon), and the rest."""
+    m = _FIX.match(text)
+    if m is None:
+        return False, text
+    return True, text[m.end() :].strip()
+
 
 #: Longest message the bot reads; a full table of 106 tiles written out is well under this.
 MAX_TEXT = 1500
 
 #: The words a line may start with, and what they name: a rack (``rack:``, ``hand:``, ``my rack:``) or a
-#: table (``table:``, ``board:``). In a group only ``rack:`` and ``table:`` are read: "Board: meeting at 5" in a
-#: family chat is not for the bot.
-RACK_LABELS = ("rack", "hand")
-TABLE_LABELS = ("table", "board")
+#: table (``table:``, ``board:``). In a group only the rack's and the table's own words are read: "Board:
+#: meeting at 5" in a family chat is not for the bot. The rack's and the table's words in every language the
+#: bot speaks (the catalogues' words) are labels in every chat: a family's languages are mixed.
+LABEL_WORDS: dict[str, tuple[str, str]] = {
+    "en": ("rack", "table"),
+    "de": ("bänkchen", "tisch"),
+    "nl": ("plankje", "tafel"),
+    "es": ("atril", "mesa"),
+    "fr": ("chevalet", "table"),
+    "ru": ("подставка", "стол"),
+    "he": ("מעמד", "שולחן"),
+}
+RACK_WORDS = tuple(dict.fromkeys(rack for rack, _table in LABEL_WORDS.values()))
+TABLE_WORDS = tuple(dict.fromkeys(table for _rack, table in LABEL_WORDS.values()))
+RACK_LABELS = (*RACK_WORDS, "hand", "mano", "main")
+TABLE_LABELS = (*TABLE_WORDS, "board")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +93,7 @@ def _labels(words: tuple[str, ...], mine: str) -> _Labels:
 
 
 _PRIVATE = _labels(RACK_LABELS + TABLE_LABELS, r"(?:my\s+)?")
-_GROUP = _labels(("rack", "table"), "")
+_GROUP = _labels(RACK_WORDS + TABLE_WORDS, "")
 
 
 def command_text(text: str) -> str:
@@ -81,14 +140,14 @@ def parse_position(text: str, bot_username: str | None = None, *, group: bool = 
             current.append(m.group("rest"))
         elif (meant := misspelt_keyword(line)) is not None and ":" in line.split()[0]:
             raise OptionError(
-                N_("`{word}`: did you mean {meant}: ? Start each line with rack: or table:"),
+                N_("did you mean {meant}: instead of {word}? Start each line with rack: or table:"),
                 word=line.split()[0],
                 meant=meant,
             )
         elif current is not None:
             current.append(line)
         elif line.strip():
-            raise OptionError(N_("`{line}`: start each line with rack: or table:"), line=line.strip()[:30])
+            raise OptionError(N_("{line}: start each line with rack: or table:"), line=line.strip()[:30])
     if rack is None and table is None:
         return None
     # A rack continued onto more lines is still one rack; table lines are sets.
@@ -112,17 +171,22 @@ def _one_label_a_line(text: str, labels: _Labels) -> list[str]:
 _KEYWORD = re.compile(r"\s*(?P<word>[^\W\d_]+)\s*(?P<colon>:?)")
 
 
-def misspelt_keyword(line: str) -> str | None:
+def misspelt_keyword(line: str, *, cutoff: float = 0.8) -> str | None:
     """The keyword a line meant to start with, when it starts with a near miss of ``rack:`` or ``table:``
-    (``rack 3R`` without the colon, ``tabel: …``); None when it does not look like one."""
+    (``rack 3R`` without the colon, ``tabel: …``); None when it does not look like one (``cutoff``: how
+    near, as ``difflib`` measures it)."""
     m = _KEYWORD.match(line)
     if m is None:
         return None
     word = m.group("word").lower()
     if word in RACK_LABELS + TABLE_LABELS and m.group("colon"):
         return None  # written right
-    close = difflib.get_close_matches(word, ["rack", "table"], n=1, cutoff=0.8)  # "tabel", "racks"; not "back"
-    return close[0] if close else None
+    close = difflib.get_close_matches(word, [*RACK_WORDS, *TABLE_WORDS], n=4, cutoff=cutoff)  # "tabel"; not "back"
+    if not close:
+        return None
+    ours = {*LABEL_WORDS["en"], *LABEL_WORDS.get(current(), ())}  # a tie goes to the reader's language
+    best: str = max(close, key=lambda w: (round(difflib.SequenceMatcher(None, word, w).ratio(), 6), w in ours))
+    return best
 
 
 def looks_like_position(text: str, bot_username: str | None = None, *, group: bool = False) -> bool:

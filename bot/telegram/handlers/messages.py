@@ -12,21 +12,23 @@ from telegram import Update
 
 from bot.game.table import is_play
 from bot.telegram import notices
+from bot.telegram import parsing as typed
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
 from bot.telegram.handlers.photos import ask_what_tiles
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import send_answer, start_solving
-from bot.telegram.handlers.table import change_shared_table, fix_word, read_table_for, set_table, show_table
-from bot.telegram.parsing import misspelt_keyword, parse_position
+from bot.telegram.handlers.table import change_shared_table, read_table_for, set_table, show_table
+from bot.telegram.parsing import fix_word, misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
-from solver.notation import NotationError, parse_tiles
+from solver.notation import NotationError
+from solver.rules_text import OptionError
 from solver.sets import TileSet
 from solver.solution import Objective
 from solver.text import N_
@@ -54,13 +56,13 @@ async def plain_text(update: Update, context: BotContext) -> None:
         return
     state = await current_game(context, chat, user)
     try:
-        tiles = parse_tiles(text, state.rules)
+        tiles = typed.tiles(text, state.rules)
     except NotationError:
         if any(ch.isdigit() for ch in text):
             meant = misspelt_keyword(text)
             if meant is not None:  # "rack 3R 4R" without the colon
                 colon = N_("start the line with {word}: and a colon, like {word}: 3R 4R 5R")
-                raise RummikubError(colon, word=meant) from None
+                raise OptionError(colon, word=meant) from None
             raise  # it looks like tiles with a mistake: say which
         await say(update, context, _(texts.NOT_UNDERSTOOD))
         return
@@ -77,7 +79,7 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
     d = deps(context)
     state = await current_game(context, chat, user)
     me = seat_of(state, user)
-    rack = parse_tiles(rack_text, state.rules) if rack_text is not None else None
+    rack = typed.tiles(rack_text, state.rules) if rack_text is not None else None
     if rack is not None and not rack and table_text is None:  # "rack:" alone: a question, not an empty rack
         ask = _("Send your rack after rack:, like rack: {tiles}")
         await say(update, context, ask.format(tiles=rule_words.example_tiles(state.rules)))

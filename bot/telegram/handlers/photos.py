@@ -35,7 +35,8 @@ from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
-from bot.telegram.handlers.table import FIX_WORD, set_table
+from bot.telegram.handlers.table import set_table
+from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.sending import say

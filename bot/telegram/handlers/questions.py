@@ -17,6 +17,7 @@ from bot.storage.service import Question
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
+from bot.telegram.didyoumean import MEANT, meant_answered
 from bot.telegram.drawing import DRAW, draw_answered
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
@@ -37,6 +38,7 @@ FEATURES: dict[str, Answered] = {
     solving.SUGGESTION: solving.suggestion_answered,
     photos.PHOTO: photos.photo_answered,
     DRAW: draw_answered,
+    MEANT: meant_answered,
 }
 STALE = texts.STALE_BUTTON
 
@@ -73,4 +75,4 @@ async def answered(update: Update, context: BotContext) -> None:
 async def stale(update: Update, context: BotContext) -> None:
     """A button no handler knows (an earlier version's, or forged data): it is answered, never left spinning."""
     if update.callback_query is not None:
-        await update.callback_query.answer(STALE, show_alert=True)
+        await update.callback_query.answer(_(STALE), show_alert=True)

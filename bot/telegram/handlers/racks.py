@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 from bot.game.errors import NoGame
 from bot.game.state import GameState
 from bot.telegram import notices
+from bot.telegram import parsing as typed
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
@@ -24,7 +25,6 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import keyboard, replies, texts
 from bot.telegram.words.language import _
-from solver.notation import parse_tiles
 from solver.text import N_
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ async def rack(update: Update, context: BotContext) -> None:
     if not text:
         await open_keyboard(update, context, state, keyboard.RACK, replies.rack_text(me, state.rules))
         return
-    tiles = parse_tiles(text, state.rules)
+    tiles = typed.tiles(text, state.rules)
     changed = await deps(context).service.set_rack(state.id, user.id, tiles)
     await say(update, context, replies.rack_answer(seat_of(changed.state, user), changed.state.rules))
     await notices.racks_trimmed(context, changed.state, changed.trimmed)

@@ -8,6 +8,7 @@ from telegram import Update
 from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks
+from bot.telegram import parsing as typed
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.ending import tell_left
@@ -22,7 +23,6 @@ from bot.telegram.words import keyboard, replies, scores, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
-from solver.notation import parse_tiles
 from solver.text import N_
 
 #: what ``/left`` takes for a rack with no tile left
@@ -42,7 +42,7 @@ async def left(update: Update, context: BotContext) -> None:
             raise RummikubError(N_("send the tiles left on your rack after /left, like /left 7R 8K J"))
         await open_keyboard(update, context, state, keyboard.LEFT)
         return
-    tiles = [] if text.strip().lower() in NONE_WORDS else parse_tiles(text, state.rules)
+    tiles = [] if text.strip().lower() in NONE_WORDS else typed.tiles(text, state.rules)
     await tell_left(context, chat, user, state, tiles, reply_to=update.message)
 
 

@@ -6,7 +6,6 @@ it was made from a player's private chat linked to that group.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
@@ -19,11 +18,12 @@ from bot.game.tiles import table_tiles
 from bot.game.undoing import owner
 from bot.storage.service import Question
 from bot.telegram import notices
+from bot.telegram import parsing as typed
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
-from bot.telegram.parsing import command_text
+from bot.telegram.parsing import command_text, fix_word
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import table_picture
@@ -33,7 +33,7 @@ from bot.telegram.words.language import _, n_, spoken
 from bot.telegram.words.picture import picture_wording
 from solver.errors import RummikubError
 from solver.fit import fit
-from solver.notation import format_table, parse_table, parse_table_chunks, parse_tiles
+from solver.notation import format_table
 from solver.puzzle_search import PuzzleLimitError
 from solver.sets import TileSet
 from solver.table import given_as_sets, read_table
@@ -55,7 +55,7 @@ async def read_table_for(context: BotContext, text: str, state: GameState) -> li
     every other message that came at the same time.
     """
     if given_as_sets(text):
-        return parse_table(text, state.rules)
+        return typed.table(text, state.rules)
     d = deps(context)
     return await d.off_loop(read_table, text, state.rules, time_limit=d.settings.solver_time_limit)
 
@@ -74,21 +74,6 @@ async def show_table(update: Update, context: BotContext, state: GameState, capt
             table_picture, state.table, state.rules, rack, header, labels=state.numbers, wording=words
         )
     await show(update, context, picture, caption)
-
-
-#: ``/table fix …``: replace a shared table even though tiles leave it (a mistake typed earlier).
-FIX_WORD = "fix"
-
-
-_FIX = re.compile(rf"\s*{FIX_WORD}(?:[\s:]+|$)", re.IGNORECASE)
-
-
-def fix_word(text: str) -> tuple[bool, str]:
-    """Whether the text starts with the word ``fix`` (then a space, a new line or a colon), and the rest."""
-    m = _FIX.match(text)
-    if m is None:
-        return False, text
-    return True, text[m.end() :].strip()
 
 
 def shares_table(state: GameState, chat: Chat) -> bool:
@@ -215,7 +200,7 @@ async def play(update: Update, context: BotContext) -> None:
         raise RummikubError(WRITE_PLAY)
     if fix_word(text)[0]:
         raise RummikubError(N_("/play records a play; to correct the table write /table fix and the whole table"))
-    chunks = parse_table_chunks(text, state.rules)
+    chunks = typed.chunks(text, state.rules)
     if not chunks:
         raise RummikubError(WRITE_PLAY)
     await advance(context, chat, user, state, PlayDraft.of(state, user.id, chunks), reply_to=update.message)
@@ -343,7 +328,7 @@ async def fit_tile(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     d = deps(context)
     state = await current_game(context, chat, user)
-    tiles = parse_tiles(_args(update), state.rules)
+    tiles = typed.tiles(_args(update), state.rules)
     if len(tiles) != 1:
         raise RummikubError(N_("name one tile, like /fit 3R"))
     tile = tiles[0]

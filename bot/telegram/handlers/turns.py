@@ -8,6 +8,7 @@ from telegram import Message, Update
 from telegram.error import TelegramError
 
 from bot.telegram import callbacks
+from bot.telegram import parsing as typed
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
@@ -18,7 +19,6 @@ from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import keyboard, texts
 from solver.errors import RummikubError
-from solver.notation import parse_tiles
 from solver.text import N_
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ async def draw(update: Update, context: BotContext) -> None:
     if not text:
         await open_keyboard(update, context, state, keyboard.DRAW)
         return
-    await record_draw(context, chat, user, state, parse_tiles(text, state.rules), reply_to=update.message)
+    await record_draw(context, chat, user, state, typed.tiles(text, state.rules), reply_to=update.message)
 
 
 @guarded
