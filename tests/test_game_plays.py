@@ -90,8 +90,10 @@ def test_tiles_a_rack_does_not_name_come_from_its_unknown_tiles() -> None:
     played = play(game(racks={ALICE: "1R 5K"}, sizes={ALICE: 4}), ALICE, ALICE, table("1-3R"))
     alice = played.state.player(ALICE)
     assert alice is not None and rack(played.state, ALICE) == ["5K"] and alice.rack_size == 1
-    with pytest.raises(e.RackLacks, match="has only 2 tiles"):
+    with pytest.raises(e.RackLacks, match=r"^you have only 2 tiles on your rack"):  # said to Alice
         play(game(sizes={ALICE: 2}), ALICE, ALICE, table("1-3R"))
+    with pytest.raises(e.RackLacks, match=r"^Alice has only 2 tiles on their rack"):  # said to Bob, who records it
+        play(game(sizes={ALICE: 2}), BOB, ALICE, table("1-3R"))
 
 
 def test_the_last_tile_wins_and_the_game_waits_for_the_other_racks() -> None:

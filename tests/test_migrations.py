@@ -23,8 +23,11 @@ from bot.storage.models import Base
 from tests.storage_support import ALICE, GROUP, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = {"games", "players", "events", "links", "choices", "deliveries", "claims", "paces", "languages"}
-HEAD = "0005"
+TABLES = {
+    "games", "players", "events", "links", "choices", "deliveries", "claims", "paces", "languages", "tips",
+    "group_languages",
+}
+HEAD = "0006"
 
 
 def tables(file: Path) -> set[str]:
@@ -92,8 +95,10 @@ def test_python_m_bot_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out == f"{HEAD} (head)\n"
     assert cli("db", "current", "--url", url) == 0
     assert f"{HEAD} (head)" in capsys.readouterr().out
-    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the fourth revision's columns
-    assert tables(file) == TABLES
+    assert cli("db", "downgrade", "--url", url) == 0  # one step back: the fifth revision's tables
+    assert tables(file) == TABLES - {"tips", "group_languages"}
+    assert "0005" in capsys.readouterr().out
+    assert cli("db", "downgrade", "--url", url) == 0  # and the fourth revision's columns
     assert "rack_size" not in columns(file, "players")
     assert "0004" in capsys.readouterr().out
 

@@ -58,7 +58,7 @@ def test_migrations_down_and_up_match_the_models(pg_url: str) -> None:
     downgrade(pg_url)
     assert current(pg_url) == ""
     upgrade(pg_url)
-    assert current(pg_url) == "0005 (head)"
+    assert current(pg_url) == "0006 (head)"
 
     def drift(conn: Connection) -> list[object]:
         return list(compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata))

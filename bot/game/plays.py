@@ -189,6 +189,15 @@ def _rack_after(
     it (their word against their own rack: one is wrong), and otherwise forgets the rack.
     """
     count = sum(placed.values())
+    if count > p.rack_size and recorder == p.user_id:  # said to the player: "you"
+        raise errors.RackLacks(
+            counted(
+                "you have only {n} tile on your rack, and this play puts down {placed}",
+                "you have only {n} tiles on your rack, and this play puts down {placed}",
+                p.rack_size,
+                placed=count,
+            )
+        )
     if count > p.rack_size:
         raise errors.RackLacks(
             counted(

@@ -735,9 +735,7 @@ def _group_takes(old: TileSet, wanted: Counter[Tile], rules: Rules, loose: Count
     return out
 
 
-def _group_left(
-    old: TileSet, taken: tuple[int, ...], rules: Rules, loose: Counter[Tile]
-) -> tuple[TileSet, ...] | None:
+def _group_left(old: TileSet, taken: tuple[int, ...], rules: Rules, loose: Counter[Tile]) -> tuple[TileSet, ...] | None:
     """What a group keeps in place when ``taken`` leave it: nothing, a valid group, a piece loose tiles could
     make a group again (laid as it lies), or None (no set)."""
     rest = [t for p, t in enumerate(old.tiles) if p not in taken]

@@ -208,14 +208,16 @@ def without(best: Solution, drop: Sequence[int]) -> Solution:
         back.update(best.table[i].tiles)
     placed = Counter(best.placed) - back
     rules = best.rules
+    origins = tuple(best.origins[i] for i in keep)
+    kept_from = tuple(best.kept_from[i] for i in keep)
     return replace(
         best,
         table=table,
-        origins=tuple(best.origins[i] for i in keep),
-        kept_from=tuple(best.kept_from[i] for i in keep),
+        origins=origins,
+        kept_from=kept_from,
         placed=tuple(sorted(placed.elements(), key=rules.tile_key)),
         rack_left=tuple(sorted((Counter(best.rack_left) + back).elements(), key=rules.tile_key)),
-        points_placed=table_points(table, list(placed.elements())),
+        points_placed=table_points(table, list(placed.elements()), origins, kept_from),
     )
 
 

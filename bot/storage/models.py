@@ -1,6 +1,6 @@
 """The tables: games, their players (with their scores), their history, private-chat ties, the questions asked
 with buttons, the inbox of updates (deliveries, claims), Telegram's flood budget (paces), and each chat's
-language.
+language; the advice said once a game, and the language a group is spoken to before it chose one.
 
 Tiles, sets and rules are JSON in canonical notation (see ``codec``), and only
 portable SQL types and constraints are used, so the same models (and the
@@ -275,3 +275,26 @@ class Language(Base):
 
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     code: Mapped[str] = mapped_column(String(8))
+
+
+class Tip(Base):
+    """A piece of advice said to a player in a game ("/draw 7B tells me the tile"): said once a game, not at
+    every turn."""
+
+    __tablename__ = "tips"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    tip: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
+class GroupLanguage(Base):
+    """The language a group that chose none is spoken to in: the first one heard there (a member's own
+    choice, else their app's), so it does not flip message by message; ``asked`` once a member's differed and
+    the group was asked to choose."""
+
+    __tablename__ = "group_languages"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    first: Mapped[str] = mapped_column(String(8))
+    asked: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -48,7 +48,7 @@ from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_after_undo, check
 from bot.storage import inbox, reads
 from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
-from bot.storage.models import Choice, Event, Game, Language, Link, utcnow
+from bot.storage.models import Choice, Event, Game, GroupLanguage, Language, Link, Tip, utcnow
 from bot.storage.rows import record_of, state_of, write
 from bot.storage.scores import Total, totals
 from solver.rules import STANDARD, Rules
@@ -134,6 +134,38 @@ class GameService:
             await session.execute(statement)
 
         await self._transaction(choose)
+
+    async def group_language(self, chat_id: int, heard: str | None) -> tuple[str | None, bool]:
+        """The language a group that chose none is spoken to: the first heard there (``heard``: the speaker's
+        now, None when this update says nothing of it), and whether to ask the group to choose now: once, when
+        the language heard differs from the first."""
+        dialect = sqlite if self.db.is_sqlite else postgresql
+
+        async def hear(session: AsyncSession) -> tuple[str | None, bool]:
+            if heard is not None:
+                first = dialect.insert(GroupLanguage).values(chat_id=chat_id, first=heard, asked=False)
+                await session.execute(first.on_conflict_do_nothing(index_elements=[GroupLanguage.chat_id]))
+            row = await session.get(GroupLanguage, chat_id)
+            if row is None:
+                return None, False
+            if heard is None or heard == row.first or row.asked:
+                return row.first, False
+            asked = update(GroupLanguage).where(GroupLanguage.chat_id == chat_id, GroupLanguage.asked.is_(False))
+            done = await session.execute(asked.values(asked=True))
+            return row.first, getattr(done, "rowcount", 0) == 1  # one process asks
+
+        return await self._transaction(hear)
+
+    async def first_time(self, game_id: int, user_id: int, tip: str) -> bool:
+        """Whether ``tip`` is said to this player for the first time in this game (it is noted as said)."""
+        dialect = sqlite if self.db.is_sqlite else postgresql
+        statement = dialect.insert(Tip).values(game_id=game_id, user_id=user_id, tip=tip).on_conflict_do_nothing()
+
+        async def note(session: AsyncSession) -> bool:
+            done = await session.execute(statement)
+            return getattr(done, "rowcount", 0) == 1
+
+        return await self._transaction(note)
 
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
         """The game a message applies to: in a private chat linked to a group game that the

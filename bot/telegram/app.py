@@ -46,6 +46,7 @@ from bot.telegram.handlers import (
     questions,
     racks,
     scoring,
+    shortcuts,
     solving,
     table,
     turns,
@@ -172,6 +173,7 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(language.language_button, pattern=callbacks.LANGUAGE_PATTERN))
     application.add_handler(CallbackQueryHandler(turns.drew_button, pattern=callbacks.DREW_PATTERN))
     application.add_handler(CallbackQueryHandler(scoring.game_button, pattern=callbacks.GAME_BUTTON_PATTERN))
+    application.add_handler(CallbackQueryHandler(shortcuts.tapped, pattern=callbacks.GO_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))

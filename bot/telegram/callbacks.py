@@ -245,3 +245,32 @@ def parse_game_button(data: str, tapped_in: ChatKind) -> GameButton | None:
     if m is None or (tapped_in is not SHARED and m.group(1) != SCORES):
         return None
     return GameButton(m.group(1), int(m.group(2)))
+
+
+# --- shortcuts: go:<name> ----------------------------------------------------------------------------------
+# A command as a button (the next steps offered beside "I didn't understand", /rack's Change, /help's
+# topics): only the names below, each good in the kind of chat it is offered in.
+
+_GO = re.compile(r"^go:([a-z_]{1,20})$")
+GO_PATTERN = r"^go:"
+#: the commands a shortcut sends, as if typed (private, shared)
+GO_PRIVATE = frozenset({"solve", "status", "help", "keys"})
+GO_SHARED = frozenset({"status", "help", "new"})
+#: /help's topics (anywhere)
+TOPICS = ("tiles", "group", "photos", "rules", "commands")
+
+
+def go(name: str) -> str:
+    assert name in GO_PRIVATE | GO_SHARED or name.removeprefix("topic_") in TOPICS, name
+    return _fits(f"go:{name}")
+
+
+def parse_go(data: str, tapped_in: ChatKind) -> str | None:
+    """The shortcut's name, when it is good where it was tapped."""
+    m = _GO.match(data)
+    if m is None:
+        return None
+    name = m.group(1)
+    if name.removeprefix("topic_") in TOPICS:
+        return name
+    return name if name in (GO_PRIVATE if tapped_in is PRIVATE else GO_SHARED) else None

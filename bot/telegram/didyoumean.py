@@ -8,9 +8,8 @@ stale button and types it again), never does a draw or a play twice.
 from __future__ import annotations
 
 import html
-from datetime import UTC, datetime
 
-from telegram import Message, MessageEntity, Update
+from telegram import Update
 
 from bot.game import GameError
 from bot.storage.service import Question
@@ -18,6 +17,7 @@ from bot.telegram import mending
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.games import current_game, is_group, speaker
+from bot.telegram.retyping import as_if_sent
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -66,12 +66,4 @@ async def meant_answered(update: Update, context: BotContext, question: Question
     if not 0 <= option < len(readings):
         raise RummikubError(texts.STALE_BUTTON)
     await context.service.drop_question(question.token)
-    chat, user = speaker(update)
-    text = str(readings[option])
-    command = text.split(maxsplit=1)[0] if text.startswith("/") else ""
-    entities = [MessageEntity(MessageEntity.BOT_COMMAND, 0, len(command))] if command else None
-    sent = Message(
-        int(question.payload.get("message", 0)), datetime.now(UTC), chat, from_user=user, text=text, entities=entities
-    )
-    sent.set_bot(context.bot)
-    await context.application.process_update(Update(update.update_id, message=sent))
+    await as_if_sent(update, context, str(readings[option]), int(question.payload.get("message", 0)))

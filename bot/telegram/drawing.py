@@ -139,15 +139,16 @@ async def _tell(
         await context.bot.send_message(chat.id, label(context, chat) + f"{text}\n{rack}")
         return
 
-    def said(head: str | None = None) -> str:
-        """The draw as everyone reads it (``head``: the first line, said otherwise to the drawer)."""
+    def said(head: str | None = None, reader: int | None = None) -> str:
+        """The draw as everyone reads it (``head``: the first line, said otherwise to the drawer; ``reader``:
+        whose own chat it is said in)."""
         if head is None:
             head = replies.passed_text(drawer.name) if drawn.passed else replies.drew_text(drawer.name, drawn.count)
         passed = [p.name for uid in drawn.skipped if (p := after.player(uid)) is not None]
         lines = [head]
         if passed:
             lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
-        lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after))
+        lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after, reader))
         return " ".join(line for line in lines if line)
 
     def buttons() -> Any:
@@ -169,7 +170,7 @@ async def _tell(
         lines.append(replies.rack_text(drawer, after.rules))
     else:
         lines = [n_("You drew a tile.", "You drew {n} tiles.", drawn.count).format(n=drawn.count)]
-    lines.append(said(""))
+    lines.append(said("", drawer_id))
     await context.bot.send_message(chat.id, label(context, chat) + "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
         await post_to_game_chat(context, after, said, markup=buttons)

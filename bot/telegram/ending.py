@@ -41,7 +41,7 @@ async def tell_left(
     assert me is not None
 
     def said() -> str:
-        line = replies.declared_line(me, after.rules)
+        line = replies.declared_line(me, after.rules, you=not after.is_group)
         follow = replies.scored_text(after) if not after.running else replies.waiting_line(after)
         return f"{line}\n{follow}"
 

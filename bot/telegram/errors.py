@@ -27,7 +27,7 @@ from bot.storage.inbox import HANDLING
 from bot.telegram import didyoumean
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
-from bot.telegram.parsing import MAX_TEXT, looks_like_position
+from bot.telegram.parsing import MAX_TEXT, looks_like_position, names_bot
 from bot.telegram.runtime.link import AnswerDropped
 from bot.telegram.sending import label
 from bot.telegram.words import commands
@@ -77,7 +77,7 @@ def for_me(text: str, chat: Chat | None, bot_username: str | None) -> bool:
         if addressee:
             return addressee.lower() == (bot_username or "").lower()
         return name[1:].lower() in commands.ALL  # /weather without a name may be another bot's
-    return looks_like_position(text, bot_username, group=True)
+    return looks_like_position(text, bot_username, group=True) or names_bot(text, bot_username)
 
 
 def guarded(handler: Handler) -> Handler:

@@ -167,9 +167,9 @@ def _labels_mended(text: str, *, group: bool) -> str:
     lines = []
     for line in text.split("\n"):
         meant = typed.misspelt_keyword(line, cutoff=0.7)
-        if meant is not None and (not group or ":" in line.split()[0]):  # a group reads only labelled lines
-            m = re.match(r"\s*[^\W\d_]+\s*:?", line)
-            assert m is not None
-            line = f"{meant}: {line[m.end() :].lstrip()}"
+        m = re.match(r"\s*[^\W\d_]+\s*:?", line)
+        rest = line[m.end() :].strip() if m is not None else ""
+        if meant is not None and rest and (not group or ":" in line.split()[0]):  # a group reads labelled lines
+            line = f"{meant}: {rest}"
         lines.append(line)
     return "\n".join(lines)

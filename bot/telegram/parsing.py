@@ -196,6 +196,11 @@ def looks_like_position(text: str, bot_username: str | None = None, *, group: bo
     return any(labels.line.match(line) for line in without_mention(text, bot_username).splitlines())
 
 
+def names_bot(text: str, bot_username: str | None) -> bool:
+    """Whether ``text`` starts by naming the bot (``@rummi_bot …``): in a group, a question for it."""
+    return bool(bot_username) and without_mention(text, bot_username) != text
+
+
 def without_mention(text: str, bot_username: str | None) -> str:
     """``text`` without a leading ``@bot_username`` (any case); unchanged when it starts otherwise."""
     name = (bot_username or "").lstrip("@")

@@ -254,7 +254,9 @@ async def announce(
     after = played.state
     async with photo_coming(context, chat):
         drawn, play = await _picture(d, before, played)
-    caption = (label(context, chat) + play_caption(after, played, play, recorder=user))[: replies.CAPTION_LIMIT]
+    reader = None if is_group(chat) else user.id
+    caption = label(context, chat) + play_caption(after, played, play, recorder=user, reader=reader)
+    caption = caption[: replies.CAPTION_LIMIT]
     markup = _buttons(after)
     if reply_to is not None:
         await reply_to.reply_photo(drawn, caption=caption, do_quote=True, reply_markup=markup)
@@ -292,24 +294,29 @@ def _buttons(after: GameState) -> InlineKeyboardMarkup | None:
     return replies.turn_buttons(after) if after.playing else replies.end_buttons(after)
 
 
-def play_caption(after: GameState, played: Played, play: Solution, *, recorder: User) -> str:
+def play_caption(after: GameState, played: Played, play: Solution, *, recorder: User, reader: int | None = None) -> str:
     """What everyone reads of a play: who, what, the points, whose turns were passed over, who is next (or that
-    the game is over)."""
+    the game is over). ``reader``: whose own chat it is said in (they are "you")."""
     by = after.player(played.by)
     name = by.name if by is not None else _("A player")
     figures = replies.tiles_and_points(len(played.placed), play.points_placed)
     tiles = replies.placed_text(play)
+    you = reader is not None and reader == played.by
     if played.added:
-        line = _("{name} adds {tiles} to their play ({figures}).")
+        line = (
+            _("You add {tiles} to your play ({figures}).")
+            if you
+            else _("{name} adds {tiles} to their play ({figures}).")
+        )
     else:
-        line = _("{name} put down {tiles} ({figures}).")
+        line = _("You put down {tiles} ({figures}).") if you else _("{name} put down {tiles} ({figures}).")
     lines = [line.format(name=name, tiles=tiles, figures=figures)]
     if recorder.id != played.by:
         lines.append(_("Recorded by {name}.").format(name=name_of(recorder)))
     passed = [p.name for uid in played.skipped if (p := after.player(uid)) is not None]
     if passed:
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
-    lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after))
+    lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after, reader))
     return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
 
 

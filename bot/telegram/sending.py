@@ -199,8 +199,14 @@ async def photo_coming(context: BotContext, chat: Chat) -> AsyncIterator[None]:
 
 
 async def language_there(context: BotContext, chat_id: int) -> str:
-    """The language to write to another chat in: the one it chose, else the current one (the sender's)."""
-    return await deps(context).service.language_of(chat_id) or current()
+    """The language to write to another chat in: the one it chose, else (a group) the one it is spoken to,
+    else the current one (the sender's)."""
+    service = deps(context).service
+    chosen = await service.language_of(chat_id)
+    if chosen is not None:
+        return chosen
+    first, _ask = await service.group_language(chat_id, None)
+    return first or current()
 
 
 async def post_to_game_chat(

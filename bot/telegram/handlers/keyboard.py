@@ -22,6 +22,7 @@ from bot.telegram.drawing import record_draw
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
 from bot.telegram.games import seat_of, speaker
+from bot.telegram.handlers.solving import answer_with_best_play
 from bot.telegram.keys import KEYS
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label
@@ -103,8 +104,10 @@ async def _done(
         if mode == keyboard.RACK:
             changed = await service.set_rack(state.id, user.id, tiles, answering=token)
             await query.answer()
-            await _show(update, context, replies.rack_answer(seat_of(changed.state, user), state.rules), None, state)
+            me = seat_of(changed.state, user)
+            await _show(update, context, replies.rack_text(me, state.rules), None, state)
             await notices.racks_trimmed(context, changed.state, changed.trimmed)
+            await answer_with_best_play(update, context, changed.state, me)
         elif mode == keyboard.DRAW:
             await record_draw(context, chat, user, state, tiles, answering=token)
             await query.answer()

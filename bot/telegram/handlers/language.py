@@ -1,8 +1,10 @@
 """The language the bot speaks: chosen for each update before any handler runs, and changed with /language.
 
-A chat that chose a language with /language gets it; else, in a group, the language the speaker chose in our
-private chat; else their Telegram app's (``language_code``); else English. The choice is kept in the
-database, so every bot process speaks it.
+A chat that chose a language with /language gets it. A private chat that chose none gets its user's Telegram
+app's (``language_code``), else English. A group that chose none gets the first language heard there (the
+speaker's own choice in our private chat, else their app's), so it does not flip message by message; when a
+member's differs, the group is asked once which to speak. Both are kept in the database, so every bot process
+speaks them.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from telegram.error import TelegramError
 
 from bot.telegram import callbacks
 from bot.telegram.context import BotContext
-from bot.telegram.errors import guarded
+from bot.telegram.errors import for_me, guarded
 from bot.telegram.games import is_group, speaker
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import commands, texts
-from bot.telegram.words.language import LANGUAGES, _, supported, use
+from bot.telegram.words.language import ENGLISH, LANGUAGES, _, supported, use
 from solver.errors import RummikubError
 from solver.text import N_
 
@@ -31,19 +33,54 @@ ROW = 2
 
 
 async def speak_their_language(update: object, context: BotContext) -> None:
-    """Before every handler (group -1): answer this update in the language of its chat or speaker."""
-    if isinstance(update, Update):
-        use(await language_of(update, context))
+    """Before every handler (group -1): answer this update in the language of its chat or speaker; a group
+    whose members' languages differ is asked once which to speak."""
+    if not isinstance(update, Update):
+        return
+    code, differs = await language_of(update, context)
+    use(code)
+    if differs is not None:
+        await _ask_group(update, context, code, differs)
 
 
-async def language_of(update: Update, context: BotContext) -> str:
+async def language_of(update: Update, context: BotContext) -> tuple[str, str | None]:
+    """The language to answer ``update`` in and, once in a group, the speaker's when it differs from the
+    group's (the group is to be asked which to speak)."""
     chat, user = update.effective_chat, update.effective_user
     ids = [i for i in (chat.id if chat is not None else None, user.id if user is not None else None) if i]
     chosen = await deps(context).service.languages(*ids) if ids else {}
-    for i in ids:  # the chat's choice first (a group's), then the speaker's own
-        if i in chosen:
-            return chosen[i]
-    return supported(user.language_code if user is not None else None)
+    if chat is not None and chat.id in chosen:
+        return chosen[chat.id], None
+    own = chosen.get(user.id) if user is not None else None
+    if own is None and user is not None and user.language_code:
+        own = supported(user.language_code)
+    if chat is None or not is_group(chat):
+        return own or ENGLISH, None
+    # a group that chose none: the first language heard there, so it does not flip message by message
+    heard = own if _for_us(update, context) else None
+    first, ask = await deps(context).service.group_language(chat.id, heard)
+    return first or own or ENGLISH, heard if ask else None
+
+
+def _for_us(update: Update, context: BotContext) -> bool:
+    """Whether the update is for this bot (a group's chatter says nothing of the language to speak)."""
+    if update.callback_query is not None:
+        return True
+    message = update.message
+    return message is not None and message.text is not None and for_me(message.text, message.chat, context.bot.username)
+
+
+async def _ask_group(update: Update, context: BotContext, spoken: str, heard: str) -> None:
+    """Ask the group once which language to speak: its members' apps (or choices) differ."""
+    chat, _user = speaker(update)
+    names = ", ".join(LANGUAGES[code] for code in (spoken, heard))
+    text = _("You write to me in different languages here ({languages}). Which shall I speak in this group?")
+    await context.bot.send_message(chat.id, text.format(languages=names), reply_markup=_choices())
+
+
+def _choices() -> InlineKeyboardMarkup:
+    names = [InlineKeyboardButton(name, callback_data=callbacks.language(code)) for code, name in LANGUAGES.items()]
+    return InlineKeyboardMarkup([names[i : i + ROW] for i in range(0, len(names), ROW)])
 
 
 def _by_name(text: str) -> str | None:
@@ -67,11 +104,9 @@ async def language(update: Update, context: BotContext) -> None:
                                 known=", ".join(LANGUAGES.values()))  # fmt: skip
         await _choose(update, context, code)
         return
-    names = [InlineKeyboardButton(name, callback_data=callbacks.language(code)) for code, name in LANGUAGES.items()]
-    rows = [names[i : i + ROW] for i in range(0, len(names), ROW)]
     chat, _user = speaker(update)
     here = _("Which language shall I speak in this group?") if is_group(chat) else _("Which language shall I speak?")
-    await say(update, context, here, InlineKeyboardMarkup(rows))
+    await say(update, context, here, _choices())
 
 
 @guarded

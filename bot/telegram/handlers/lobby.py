@@ -22,6 +22,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
+from bot.telegram.words.help import help_buttons, help_text
 from bot.telegram.words.language import _, n_
 from solver.errors import RummikubError
 from solver.rules import Rules
@@ -70,7 +71,8 @@ async def link(update: Update, context: BotContext, payload: str) -> None:
 
 @guarded
 async def help_command(update: Update, context: BotContext) -> None:
-    await say(update, context, _(texts.HELP))
+    chat, _user = speaker(update)
+    await say(update, context, help_text(group=is_group(chat)), help_buttons())
 
 
 NEW = "new"

@@ -11,15 +11,17 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.game.table import is_play
-from bot.telegram import notices
+from bot.telegram import didyoumean, notices
 from bot.telegram import parsing as typed
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
+from bot.telegram.handlers.asked import answer_question, not_understood
 from bot.telegram.handlers.photos import ask_what_tiles
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import send_answer, start_solving
 from bot.telegram.handlers.table import change_shared_table, read_table_for, set_table, show_table
+from bot.telegram.intents import intent_of
 from bot.telegram.parsing import fix_word, misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
@@ -43,6 +45,13 @@ async def plain_text(update: Update, context: BotContext) -> None:
     position = parse_position(text, context.bot.username, group=is_group(chat))
     if is_group(chat):
         if position is None:
+            if typed.names_bot(text, context.bot.username):  # "@rummi_bot whose turn?"
+                said = typed.without_mention(text, context.bot.username)
+                intent = intent_of(said)
+                if intent is not None:
+                    await answer_question(update, context, intent)
+                else:
+                    await not_understood(update, context, await current_game(context, chat, user))
             return
         if position.rack is not None:
             await private_only(update, context)
@@ -64,10 +73,14 @@ async def plain_text(update: Update, context: BotContext) -> None:
                 colon = N_("start the line with {word}: and a colon, like {word}: 3R 4R 5R")
                 raise OptionError(colon, word=meant) from None
             raise  # it looks like tiles with a mistake: say which
-        await say(update, context, _(texts.NOT_UNDERSTOOD))
+        intent = intent_of(text)
+        if intent is not None:
+            await answer_question(update, context, intent)
+        elif not await didyoumean.offer(update, context, _(texts.NOT_UNDERSTOOD)):
+            await not_understood(update, context, state)
         return
     if not tiles:
-        await say(update, context, _(texts.NOT_UNDERSTOOD))
+        await not_understood(update, context, state)
         return
     await ask_what_tiles(update, context, state, tiles)
 

@@ -35,6 +35,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.handlers.solving import answer_with_best_play
 from bot.telegram.handlers.table import set_table
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
@@ -287,16 +288,17 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     tiles = decode_tiles(question.payload["tiles"])
     if what == RACK:
         changed = await d.service.set_rack(state.id, user.id, tiles, answering=token)
-        rack = replies.rack_text(seat_of(changed.state, user), state.rules)
-        await say(update, context, rack + "\n" + _("/solve for your best play."))
+        me = seat_of(changed.state, user)
+        await say(update, context, replies.rack_text(me, state.rules))
         await notices.racks_trimmed(context, changed.state, changed.trimmed)
+        await answer_with_best_play(update, context, changed.state, me)
     elif what == DRAWN:
         chat, _user = speaker(update)
         await record_draw(context, chat, user, state, tiles, answering=token)
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
-        await set_table(update, context, state, fix + text, answering=token)
+        await set_table(update, context, state, fix + text, answering=token, then_solve=True)
     elif what == FIX:
         text = await table_text(d, question.payload, state.rules)
         await set_table(update, context, state, f"{FIX_WORD} {text}", answering=token)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update, User
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.error import TelegramError
 
 from bot.game.errors import NoGame
 from bot.game.state import GameState
-from bot.telegram import notices
+from bot.telegram import callbacks, notices, tips
 from bot.telegram import parsing as typed
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
@@ -62,16 +62,22 @@ async def _in_private(update: Update, context: BotContext) -> tuple[GameState, U
 
 @guarded
 async def rack(update: Update, context: BotContext) -> None:
-    """/rack 3R 4R J sets the rack; /rack alone shows it with the tile keyboard to set it by taps."""
+    """/rack 3R 4R J sets the rack; /rack alone shows it, with a Change button for the tile keyboard (an empty
+    rack: the keyboard at once)."""
     found = await _in_private(update, context)
     if found is None:
         return
     state, user, text = found
     me = seat_of(state, user)
+    if not text and me.rack:
+        change = InlineKeyboardButton(_("✏️ Change"), callback_data=callbacks.go("keys"))
+        await say(update, context, replies.rack_text(me, state.rules), InlineKeyboardMarkup([[change]]))
+        return
     if not text:
         await open_keyboard(update, context, state, keyboard.RACK, replies.rack_text(me, state.rules))
         return
     tiles = typed.tiles(text, state.rules)
     changed = await deps(context).service.set_rack(state.id, user.id, tiles)
-    await say(update, context, replies.rack_answer(seat_of(changed.state, user), changed.state.rules))
+    explain = await tips.once(context, state, user.id, tips.SOLVE)
+    await say(update, context, replies.rack_answer(seat_of(changed.state, user), changed.state.rules, explain=explain))
     await notices.racks_trimmed(context, changed.state, changed.trimmed)

@@ -24,7 +24,7 @@ from bot.game.errors import AlreadyAnswered, NoTiles, NotYourTurn, StaleSuggesti
 from bot.game.plays import check_suggestion, opening_due, play_turn_check
 from bot.game.seats import ensure_running
 from bot.storage.service import Question
-from bot.telegram import callbacks, notices, suggestions
+from bot.telegram import callbacks, notices, suggestions, tips
 from bot.telegram.asking import ask
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
@@ -137,7 +137,8 @@ async def send_answer(
     solution = answer.solution
     if answer.picture is None:
         markup = replies.melded_buttons(state.id, objective) if better is not None else None
-        await say(update, context, replies.no_play(solution, better), markup)
+        explain = await tips.once(context, state, me.user_id, tips.DRAW)
+        await say(update, context, replies.no_play(solution, better, explain=explain), markup)
         return
     if instead_of is not None and await same_as_shown(d, state, me, solution, instead_of):
         await say(update, context, replies.same_play(objective))
@@ -149,6 +150,13 @@ async def send_answer(
     markup = replies.solve_buttons(state.id, solution, stamp, melded=better is not None)
     note = replies.melded_note(better) if better is not None else ""
     await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves, note), markup)
+
+
+async def answer_with_best_play(update: Update, context: BotContext, state: GameState, me: PlayerState) -> None:
+    """Once a rack and a table are complete (a keyboard's Done, a photo's confirmation), the answer is the best
+    play, as /solve's (nothing more while a tile drawn is still to be named, or once the game is over)."""
+    if state.playing and me.rack and not me.unnamed:
+        await send_answer(update, context, state, me, Objective.TILES)
 
 
 def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Solution] | None:

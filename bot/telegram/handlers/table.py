@@ -23,6 +23,7 @@ from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.handlers.solving import send_answer
 from bot.telegram.parsing import command_text, fix_word
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import deps
@@ -36,6 +37,7 @@ from solver.fit import fit
 from solver.notation import format_table
 from solver.puzzle_search import PuzzleLimitError
 from solver.sets import TileSet
+from solver.solution import Objective
 from solver.table import given_as_sets, read_table
 from solver.text import N_
 from solver.tiles import Tile
@@ -82,14 +84,21 @@ def shares_table(state: GameState, chat: Chat) -> bool:
 
 
 async def set_table(
-    update: Update, context: BotContext, state: GameState, text: str, *, answering: str | None = None
+    update: Update,
+    context: BotContext,
+    state: GameState,
+    text: str,
+    *,
+    answering: str | None = None,
+    then_solve: bool = False,
 ) -> GameState | None:
     """The table is now ``text`` (/table, a ``table:`` line, tiles tapped as the table, a photo's reading).
 
     On a player's own table it is a correction, anything goes. A shared table keeps every tile that lies
     on it (``change_shared_table``), unless the text starts with ``fix``. ``answering``: the question whose
     tap brought the table here, answered in the same transaction as the change (so a second tap finds it
-    gone), or dropped when nothing changes.
+    gone), or dropped when nothing changes. ``then_solve``: on a player's own table, with their rack known,
+    the answer is their best play (which shows the table) rather than the table alone.
     """
     chat, user = speaker(update)
     fix, text = fix_word(text)
@@ -100,6 +109,10 @@ async def set_table(
         return await change_shared_table(update, context, state, sets, fix=fix, answering=answering)
     changed = await deps(context).service.set_table(state.id, user.id, sets, answering=answering)
     state = changed.state
+    me = state.player(user.id)
+    if then_solve and me is not None and me.rack and not me.unnamed and state.playing:
+        await send_answer(update, context, state, me, Objective.TILES)
+        return state
     sets_now = len(state.table)
     await show_table(
         update, context, state, n_("Table set: {n} set.", "Table set: {n} sets.", sets_now).format(n=sets_now)

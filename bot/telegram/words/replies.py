@@ -97,9 +97,13 @@ def rack_left(solution: Solution) -> str:
     return _("Rack left: {tiles}").format(tiles=tiles_text(solution.rack_left, solution.rules))
 
 
-def no_play(solution: Solution, onto_table: Solution | None = None) -> str:
+def no_play(solution: Solution, onto_table: Solution | None = None, *, explain: bool = True) -> str:
+    """No play: draw. ``explain``: say how to tell the tile drawn (once a game is enough)."""
     rack = tiles_text(solution.rack_left, solution.rules)
-    draw = _("Draw a tile: /draw {tile} (your turn ends).").format(tile=example_draw(solution.rules))
+    if explain:
+        draw = _("Draw a tile: /draw {tile} (your turn ends).").format(tile=example_draw(solution.rules))
+    else:
+        draw = _("Draw a tile.")
     if solution.initial_meld:
         meld = solution.rules.initial_meld
         opening = n_(
@@ -239,26 +243,29 @@ def rack_text(player: PlayerState, rules: Rules) -> str:
     return rack.format(n=n, tiles=tiles_text(player.rack, rules))
 
 
-def rack_answer(player: PlayerState, rules: Rules) -> str:
-    """The answer to a rack set (typed or tapped): the rack, and what to do next."""
-    hint = (
-        _("/solve for your best play.")
-        if player.rack
-        else _("Set it: /rack {tiles}").format(tiles=example_tiles(rules))
-    )
-    return f"{rack_text(player, rules)}\n{hint}"
+def rack_answer(player: PlayerState, rules: Rules, *, explain: bool = True) -> str:
+    """The answer to a rack set (typed or tapped): the rack, and what to do next (``explain``: the advice
+    to /solve, said once a game)."""
+    if not player.rack:
+        return f"{rack_text(player, rules)}\n" + _("Set it: /rack {tiles}").format(tiles=example_tiles(rules))
+    if not explain:
+        return rack_text(player, rules)
+    return f"{rack_text(player, rules)}\n" + _("/solve for your best play.")
 
 
-def won_line(name: str) -> str:
-    """What is said when a player's last tiles went down."""
+def won_line(name: str, *, you: bool = False) -> str:
+    """What is said when a player's last tiles went down (``you``: to them, in their own chat)."""
+    if you:
+        return _("You have no tile left: you win!")
     return _("{name} has no tile left: {name} wins!").format(name=name)
 
 
-def finish_text(state: GameState) -> str:
-    """How the game came to its end, and what it waits for now (the racks left, for the score)."""
+def finish_text(state: GameState, reader: int | None = None) -> str:
+    """How the game came to its end, and what it waits for now (the racks left, for the score). ``reader``:
+    whose own chat it is said in (they are "you")."""
     winner = state.player(state.winner) if state.winner is not None else None
     if state.finish is Finish.OUT and winner is not None:
-        head = won_line(winner.name)
+        head = won_line(winner.name, you=winner.user_id == reader)
     elif state.finish is Finish.BLOCKED:
         head = _("Nobody can play on: the pool is empty and every player passed. The lowest rack wins.")
     else:
@@ -276,14 +283,14 @@ def waiting_line(state: GameState) -> str:
     ).format(names=names)
 
 
-def declared_line(player: PlayerState, rules: Rules) -> str:
-    """ "Ben has 38 points left: 7R 8K J." (told in the group at the end of a game: racks are shown then)"""
+def declared_line(player: PlayerState, rules: Rules, *, you: bool = False) -> str:
+    """ "Ben has 38 points left: 7R 8K J." (told in the group at the end of a game: racks are shown then);
+    ``you``: said to the player in their own chat."""
     points = rules.rack_value(player.rack)
     if not player.rack:
-        return _("{name} has no tile left.").format(name=player.name)
-    return _("{name} has {points} left: {tiles}.").format(
-        name=player.name, points=count_points(points), tiles=tiles_text(player.rack, rules)
-    )
+        return _("You have no tile left.") if you else _("{name} has no tile left.").format(name=player.name)
+    line = _("You have {points} left: {tiles}.") if you else _("{name} has {points} left: {tiles}.")
+    return line.format(name=player.name, points=count_points(points), tiles=tiles_text(player.rack, rules))
 
 
 def scored_text(state: GameState) -> str:
