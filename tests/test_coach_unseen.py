@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from bot.coach.errors import CoachError
 from bot.coach.unseen import (
     Outs,
-    Probe,
     Probed,
     Unseen,
     chance,
     outs,
     outs_of,
     probe,
+    probes,
     summarise,
     unseen_of,
     unseen_tiles,
@@ -169,23 +169,26 @@ def test_the_chats_answer_saves_a_solve_and_a_pool_runs_the_probes() -> None:
     seen = unseen_for(STANDARD, before, rack, others=28)
     alone = outs(rack, before, STANDARD, seen, initial_meld=False)
     answer = solve(rack, before, STANDARD)
-    calls: list[int] = []
+    calls: list[list[int]] = []
 
     def counting(fn, jobs):  # type: ignore[no-untyped-def]
-        calls.append(len(jobs))
+        calls.append([len(job.tiles) for job in jobs])
         return map(fn, jobs)
 
     assert outs(rack, before, STANDARD, seen, initial_meld=False, now=answer, map_with=counting) == alone
-    assert calls == [len(seen.tiles)]  # one solve per unseen kind, none for the rack as it is
+    assert calls == [[len(seen.tiles)]]  # one solve per unseen kind, none for the rack as it is
     # an answer to another question (the opening) is not used
     opening = solve(rack, before, STANDARD, initial_meld=True)
-    outs(rack, before, STANDARD, seen, initial_meld=False, now=opening, map_with=counting)
-    assert calls[-1] == len(seen.tiles) + 1
-    # the probes are plain values a process pool can take
-    job = Probe(tuple(rack), tuple(before), STANDARD, False, Tile(5, Colour.RED))
-    assert pickle.loads(pickle.dumps(job)) == job and probe(job) == probe(pickle.loads(pickle.dumps(job)))
+    outs(rack, before, STANDARD, seen, initial_meld=False, now=opening, map_with=counting, parts=2)
+    assert len(calls[-1]) == 2 and sum(calls[-1]) == len(seen.tiles) + 1 and max(calls[-1]) - min(calls[-1]) <= 1
+    # the batches are plain values a process pool can take, one call a process
+    jobs = probes(rack, before, STANDARD, seen, initial_meld=False, parts=2)
+    assert [t for job in jobs for t in job.tiles].count(None) == 1
+    assert pickle.loads(pickle.dumps(jobs[0])) == jobs[0] and probe(jobs[1]) == probe(
+        pickle.loads(pickle.dumps(jobs[1]))
+    )
     with ProcessPoolExecutor(2) as pool:
-        assert outs(rack, before, STANDARD, seen, initial_meld=False, map_with=pool.map) == alone
+        assert outs(rack, before, STANDARD, seen, initial_meld=False, map_with=pool.map, parts=2) == alone
 
 
 def test_for_a_player_of_a_game() -> None:

@@ -7,9 +7,9 @@ any other to be the next one drawn (a player cannot tell the pool's tiles from t
 Outs: for each unseen kind of tile, the best play with that tile added to the rack is solved (``solver.solve``,
 most tiles; before the opening, the best initial meld). A kind is an out when it lets more tiles down than the
 rack does now (before the opening: any meld, when there is none now). One solve per kind, and one for the
-rack as it is (or the chat's answer, when it has one): each is a ``Probe``, a plain picklable value, and
-``probe`` (a module function) solves one, so the chat can run them in its process pool (``map_with``: any
-``map``-like function, ``ProcessPoolExecutor.map`` included).
+rack as it is (or the chat's answer, when it has one). They go in batches (``Probe``, a plain picklable value;
+one batch a process), and ``probe`` (a module function) solves one, so the chat can run them in its process
+pool (``map_with``: any ``map``-like function, ``ProcessPoolExecutor.map`` included; ``parts``: the batches).
 
 The odds are hypergeometric over the unseen tiles: with ``K`` of the ``U`` unseen tiles outs and ``d`` draws
 (no more than the pool holds), P(at least one out) = 1 - C(U-K, d) / C(U, d). Drawn by the player alone,
@@ -40,8 +40,8 @@ from solver.tiles import JOKER, Colour, Tile
 #: the time one solve of the outs may take (the answer is marked "best found" past it)
 PROBE_TIME_LIMIT = 2.0
 
-#: ``map``, or a pool's: applies ``probe`` to each probe and yields the results in order
-MapWith = Callable[[Callable[["Probe"], "Probed"], Sequence["Probe"]], Iterable["Probed"]]
+#: ``map``, or a pool's: applies ``probe`` to each batch and yields the results in order
+MapWith = Callable[[Callable[["Probe"], tuple["Probed", ...]], Sequence["Probe"]], Iterable[tuple["Probed", ...]]]
 
 
 def unseen_tiles(rules: Rules, table: Iterable[TileSet], rack: Iterable[Tile]) -> Counter[Tile]:
@@ -130,32 +130,41 @@ def unseen_of(state: GameState, player: int) -> Unseen:
 
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """One solve of the outs: the rack with ``tile`` added (None: the rack as it is), on ``table``."""
+    """A batch of the outs' solves: for each of ``tiles``, the rack with that tile added (None: the rack as it
+    is), on ``table``. A plain value that pickles with its table once, whatever the batch's size."""
 
     rack: tuple[Tile, ...]
     table: tuple[TileSet, ...]
     rules: Rules
     initial_meld: bool
-    tile: Tile | None
+    tiles: tuple[Tile | None, ...]
     time_limit: float = PROBE_TIME_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
 class Probed:
-    """What a probe found: the most tiles the rack (with ``tile``) lays, and whether that is proven best."""
+    """What a solve found: the most tiles the rack (with ``tile``) lays, and whether that is proven best."""
 
     tile: Tile | None
     tiles: int
     optimal: bool
 
 
-def probe(job: Probe) -> Probed:
-    """Solve one probe (most tiles). A module function of plain values: it runs in a process pool."""
-    rack = job.rack if job.tile is None else (*job.rack, job.tile)
-    found = solve(
-        rack, job.table, job.rules, objective=Objective.TILES, initial_meld=job.initial_meld, time_limit=job.time_limit
-    )
-    return Probed(job.tile, found.tiles_placed, found.optimal)
+def probe(job: Probe) -> tuple[Probed, ...]:
+    """Solve a batch (most tiles), tile by tile. A module function of plain values: it runs in a process pool."""
+    out = []
+    for t in job.tiles:
+        rack = job.rack if t is None else (*job.rack, t)
+        found = solve(
+            rack,
+            job.table,
+            job.rules,
+            objective=Objective.TILES,
+            initial_meld=job.initial_meld,
+            time_limit=job.time_limit,
+        )
+        out.append(Probed(t, found.tiles_placed, found.optimal))
+    return tuple(out)
 
 
 def probes(
@@ -166,14 +175,17 @@ def probes(
     *,
     initial_meld: bool,
     now: bool = True,
+    parts: int = 1,
     time_limit: float = PROBE_TIME_LIMIT,
 ) -> list[Probe]:
-    """The solves the outs need: the rack as it is (unless ``now`` is False: the caller has it), then one per
-    unseen kind of tile, in the rules' order."""
-    base = (tuple(rack), tuple(table), rules, initial_meld)
+    """The solves the outs need, in at most ``parts`` batches (one a process: a pool then gets as many calls as
+    it has processes): the rack as it is (unless ``now`` is False: the caller has it), then one per unseen kind
+    of tile, in the rules' order, dealt round the batches in turn (the jokers, the slowest, last)."""
     kinds: list[Tile | None] = [None] if now else []
     kinds.extend(t for t, _ in unseen.tiles)
-    return [Probe(*base, tile=t, time_limit=time_limit) for t in kinds]
+    parts = max(1, min(parts, len(kinds)))
+    base = (tuple(rack), tuple(table), rules, initial_meld)
+    return [Probe(*base, tiles=tuple(kinds[k::parts]), time_limit=time_limit) for k in range(parts)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,15 +345,18 @@ def outs(
     initial_meld: bool,
     now: Solution | None = None,
     map_with: MapWith = map,
+    parts: int = 1,
     time_limit: float = PROBE_TIME_LIMIT,
 ) -> Outs:
-    """Every unseen kind of tile tried by solving with it added: one probe per kind (and one for the rack as it
-    is, unless ``now``, the chat's answer for this rack and table solved for most tiles, is given), run by
-    ``map_with`` (``map`` here; a process pool's ``map`` in the chat)."""
+    """Every unseen kind of tile tried by solving with it added (and the rack as it is, unless ``now``, the
+    chat's answer for this rack and table solved for most tiles, is given), in ``parts`` batches run by
+    ``map_with`` (``map`` here; in the chat a process pool's ``map``, ``parts`` its processes)."""
     if now is not None and (now.initial_meld != initial_meld or now.objective is not Objective.TILES):
         now = None  # another question's answer: the tiles it lays are not this one's
-    jobs = probes(rack, table, rules, unseen, initial_meld=initial_meld, now=now is None, time_limit=time_limit)
-    found = list(map_with(probe, jobs))
+    jobs = probes(
+        rack, table, rules, unseen, initial_meld=initial_meld, now=now is None, parts=parts, time_limit=time_limit
+    )
+    found = [p for batch in map_with(probe, jobs) for p in batch]
     base = None if now is None else Probed(None, now.tiles_placed, now.optimal)
     return summarise(unseen, found, initial_meld=initial_meld, now=base)
 
@@ -352,6 +367,7 @@ def outs_of(
     *,
     now: Solution | None = None,
     map_with: MapWith = map,
+    parts: int = 1,
     time_limit: float = PROBE_TIME_LIMIT,
 ) -> tuple[Unseen, Outs]:
     """``unseen_of`` and ``outs`` for a player of a game: their rack, the table, the opening as the game says."""
@@ -360,6 +376,14 @@ def outs_of(
     assert p is not None
     meld = opening_due(state, player)
     found = outs(
-        p.rack, state.table, state.rules, seen, initial_meld=meld, now=now, map_with=map_with, time_limit=time_limit
+        p.rack,
+        state.table,
+        state.rules,
+        seen,
+        initial_meld=meld,
+        now=now,
+        map_with=map_with,
+        parts=parts,
+        time_limit=time_limit,
     )
     return seen, found
