@@ -101,7 +101,8 @@ class Unseen:
         for colour, row in self.by_colour():
             tiles = " ".join(str(Tile(number, colour)) for number, n in row for _ in range(n))
             if colour is None:
-                out.append(counted("joker: {tiles}", "jokers: {tiles}", sum(n for _, n in row), tiles=tiles))
+                jokers = sum(n for _, n in row)
+                out.append(counted("joker: {tiles}", "jokers: {tiles}", jokers, tiles=tiles))
             else:
                 out.append(say(COLOUR_LINE[colour], tiles=tiles))
         return tuple(out)
