@@ -126,6 +126,15 @@ def test_words_for_more_for_the_opening_for_none_and_when_not_proven() -> None:
         seen, [Probed(None, 0, True), Probed(Tile(5, Colour.RED), 0, True), Probed(JOKER, 0, True)], initial_meld=True
     )
     assert [str(x) for x in none.lines()] == ["None of the 3 unseen tiles would let you open"]
+    # an opening there is already: the outs open with more tiles
+    more_opening = summarise(
+        seen, [Probed(None, 3, True), Probed(Tile(5, Colour.RED), 4, True), Probed(JOKER, 3, True)], initial_meld=True
+    )
+    assert str(more_opening.lines()[0]).startswith("2 of 3 unseen tiles would let you open with more tiles; 67%")
+    stuck = summarise(
+        seen, [Probed(None, 3, True), Probed(Tile(5, Colour.RED), 3, True), Probed(JOKER, 3, True)], initial_meld=True
+    )
+    assert [str(x) for x in stuck.lines()] == ["None of the 3 unseen tiles would let you open with more tiles"]
     empty = summarise(replace(seen, pool=0), [Probed(None, 0, True), Probed(JOKER, 4, True)], initial_meld=False)
     assert [str(x) for x in empty.lines()] == ["The pool is empty: there is no tile to draw"]
     assert empty.next_draw == 0 and empty.outs

@@ -257,6 +257,12 @@ class Outs:
         return tuple(out)
 
     def _none(self) -> Text:
+        if self.opening and self.now:
+            return counted(
+                "None of the {n} unseen tile would let you open with more tiles",
+                "None of the {n} unseen tiles would let you open with more tiles",
+                self.unseen,
+            )
         if self.opening:
             return counted(
                 "None of the {n} unseen tile would let you open",
@@ -278,6 +284,15 @@ class Outs:
     def _some(self) -> Text:
         """The outs and the odds; the words agree with the number of outs ({n})."""
         values = {"unseen": self.unseen, "next": percent(self.next_draw), "two": percent(self.two_draws)}
+        if self.opening and self.now:
+            return counted(
+                "{n} of {unseen} unseen tiles would let you open with more tiles; {next}% on your next draw, "
+                "{two}% within two draws",
+                "{n} of {unseen} unseen tiles would let you open with more tiles; {next}% on your next draw, "
+                "{two}% within two draws",
+                self.count,
+                **values,
+            )
         if self.opening:
             return counted(
                 "{n} of {unseen} unseen tiles would let you open; {next}% on your next draw, {two}% within two draws",
