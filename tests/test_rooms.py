@@ -24,6 +24,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "render": ("solver",),
     "vision": ("solver",),
     "bot.game": ("solver",),
+    # the coach (issue 24): pure functions over the solver's answers and the game's state
+    "bot.coach": ("solver", "bot.game"),
     "bot.storage": ("solver", "bot.game"),
     "bot.telegram": ("solver", "render", "vision", "bot.game", "bot.storage", "bot.settings"),
     "bot": ("solver", "render", "vision", "bot"),
@@ -173,7 +175,7 @@ def test_the_rooms_are_all_checked() -> None:
     files = room_files()
     rooms = {room_of(module_of(p)) for p in files}
     assert None not in rooms, [p for p in files if room_of(module_of(p)) is None]
-    for room in ("solver", "render", "bot.game", "bot.storage", "bot.telegram", "bot", "migrations"):
+    for room in ("solver", "render", "bot.game", "bot.coach", "bot.storage", "bot.telegram", "bot", "migrations"):
         assert room in rooms, f"no files found for room {room}"
     assert room_of("bot.cli_db") == "bot" and room_of("bot.storage.service") == "bot.storage"
 
