@@ -114,6 +114,7 @@ UNDONE_BY_ANOTHER = 0.3  # of those, another player asks for the undo (and it is
 OUT_OF_TURN = 0.03  # per turn: another player plays or draws on someone else's turn, as their own
 NAME_FIRST = 0.8  # a player with a tile not yet named names it before their own turn
 LOOK = 0.03  # per turn: /status
+UNDO_THE_SCORE = 0.2  # per game: the last rack told (which scored the game) is taken back and told again
 CORRECTION = 0.03  # per turn: a wrong /table fix, put right by /table fix with the truth
 MOST_CORRECTIONS = 2  # per game
 NAME_LATER = 0.35  # a tile drawn in the group is named later, not at once
@@ -1141,7 +1142,7 @@ class Family:
         if kind == "recorded by another" and not recorders:
             kind = "typed"
         if kind == "I played this" and not seat.unnamed:  # /solve wants the drawn tile named first
-            if await self.played_this(seat):
+            if await self.played_this(seat, undo=self.rng.random() < UNDO):
                 self.did("play: I played this")
                 return
             kind = "typed"
@@ -1149,7 +1150,10 @@ class Family:
         if kind == "in two messages":
             assert middle is not None
             await self.typed(seat, seat, middle)
-            await self.typed(seat, seat, list(best.table))
+            await self.name_some()  # naming a tile is no turn: the play may still grow
+            if self.rng.random() < 0.2:
+                await self.look(self.rng.choice(truth.seats))
+            await self.typed(seat, seat, list(best.table), undo=self.rng.random() < UNDO)
         elif kind == "recorded by another":
             recorder = self.rng.choice(recorders)
             chat = self.group if self.rng.random() < 0.75 else private(recorder.user)
@@ -1189,8 +1193,9 @@ class Family:
                 return None
         return middle
 
-    async def played_this(self, seat: Seat) -> bool:
-        """/solve in private, and "I played this" under the answer: the family plays the picture."""
+    async def played_this(self, seat: Seat, *, undo: bool = False) -> bool:
+        """/solve in private, and "I played this" under the answer: the family plays the picture (with ``undo``,
+        takes it back with /undo, and solves and taps again)."""
         calls = await self.say(seat.user, "/solve", private(seat.user))
         answer = next((c for c in reversed(calls) if any(b["text"] == PLAYED_THIS for b in c.buttons)), None)
         if answer is None:  # the bot found no play (or the table is too big for it): the play is typed
@@ -1208,7 +1213,13 @@ class Family:
         except RefereeError as why:
             self.fail([f"the bot suggested a play the rules do not allow: {why}"], self.truth.expected(), {})
         kept = kept_sets(self.truth.table, shown)
+        before = self.truth.copy()
         await self.press(seat.user, answer, PLAYED_THIS, functools.partial(self.truth.play, seat.id, shown), kept=kept)
+        if undo:
+            self.did("undo and again")
+            await self.undo(seat, before, "play")
+            if not await self.played_this(seat):
+                self.fail(["after /undo, /solve no longer offers the play"], self.truth.expected(), {})
         return True
 
     async def typed(
@@ -1232,8 +1243,8 @@ class Family:
         self.did(f"typed: {typed.form}")
         before, numbers = self.truth.copy(), self.numbered()
         await self.send_play(recorder, player, chat, typed, after, whose)
-        if undo and self.truth.finish is None:
-            self.did("undo and again")
+        if undo:  # (a play that went out too: the game goes on again)
+            self.did("undo and again" if self.truth.finish is None else "undo of going out, and again")
             await self.undo(player, before, "play")
             if self.numbered() != numbers:
                 self.fail([f"after /undo the sets are numbered {self.numbered()}, not {numbers}"], {}, {})
@@ -1531,28 +1542,39 @@ class Family:
         truth = self.truth
         self.did(f"finish: {truth.finish}")
         for seat in self.rng.sample(truth.waiting(), len(truth.waiting())):
-            kinds = {"/left in the group": 2, "/left in private": 2}
-            if seat.told and not seat.unnamed and self.end_post is not None:
-                kinds["the group's button"] = 3
-            if len(seat.rack) <= 6:
-                kinds["the tile keyboard"] = 1
-            kind = pick(self.rng, kinds)
-            self.did(f"rack told: {kind}")
-            tell = functools.partial(truth.declare, seat.id)
-            tiles = words(self.rng.sample(seat.rack, len(seat.rack))) or "none"
-            if kind == "the group's button":
-                assert self.end_post is not None
-                await self.press(seat.user, self.end_post, RACK_AS_YOU_HAVE_IT, tell)
-            elif kind == "/left in the group":
-                await self.say(seat.user, f"/left {tiles}", self.group, tell)
-            elif kind == "/left in private":
-                await self.say(seat.user, f"/left {tiles}", private(seat.user), tell)
-            else:
-                calls = await self.say(seat.user, "/left", private(seat.user))
-                keyboard = self.expect_question(calls, private(seat.user), "Tap the tiles left")
-                for tile in self.rng.sample(seat.rack, len(seat.rack)):
-                    await self.press(seat.user, keyboard, key(tile))
-                await self.press(seat.user, keyboard, DONE_KEY, tell)
+            before = truth.copy()
+            await self.tell_left(seat)
+            if truth.ended and self.rng.random() < UNDO_THE_SCORE:  # the last rack told, taken back, told again
+                # in the group: a private chat lets go of a game once it is over ("back to your own game")
+                self.did("undo of the score, and again")
+                await self.say(seat.user, "/undo", self.group, functools.partial(truth.restore, before))
+                await self.tell_left(seat)
+
+    async def tell_left(self, seat: Seat) -> None:
+        """``seat`` tells the tiles left on their rack: the group's button, /left typed, or the tile keyboard."""
+        truth = self.truth
+        kinds = {"/left in the group": 2, "/left in private": 2}
+        if seat.told and not seat.unnamed and self.end_post is not None:
+            kinds["the group's button"] = 3
+        if len(seat.rack) <= 6:
+            kinds["the tile keyboard"] = 1
+        kind = pick(self.rng, kinds)
+        self.did(f"rack told: {kind}")
+        tell = functools.partial(truth.declare, seat.id)
+        tiles = words(self.rng.sample(seat.rack, len(seat.rack))) or "none"
+        if kind == "the group's button":
+            assert self.end_post is not None
+            await self.press(seat.user, self.end_post, RACK_AS_YOU_HAVE_IT, tell)
+        elif kind == "/left in the group":
+            await self.say(seat.user, f"/left {tiles}", self.group, tell)
+        elif kind == "/left in private":
+            await self.say(seat.user, f"/left {tiles}", private(seat.user), tell)
+        else:
+            calls = await self.say(seat.user, "/left", private(seat.user))
+            keyboard = self.expect_question(calls, private(seat.user), "Tap the tiles left")
+            for tile in self.rng.sample(seat.rack, len(seat.rack)):
+                await self.press(seat.user, keyboard, key(tile))
+            await self.press(seat.user, keyboard, DONE_KEY, tell)
 
     async def final_checks(self) -> None:
         """The game ended in the box's scores, the group read them, and the operator's command agrees."""
