@@ -107,7 +107,7 @@ HOLD_BACK = 0.04  # a player who could play draws (or passes) instead
 #: A slow family holds back this often while the pool has tiles, and then (a pass) this often: the pool runs
 #: out, and the game may end with nobody able to play on
 SLOW_HOLD_BACK = 0.85
-SLOW_PASS = 0.4
+SLOW_PASS = 0.7
 SLOW_FAMILIES = 0.25
 UNDO = 0.07  # a typed play or a draw is taken back with /undo and made again
 UNDONE_BY_ANOTHER = 0.3  # of those, another player asks for the undo (and it is confirmed)
@@ -148,6 +148,11 @@ sys.exit(main([]))
 #: A turn line ("Ben to play. 52 tiles in the pool.") and a rack line ("Your rack (3 tiles): 6K 13K 7O").
 TURN_LINE = re.compile(r"(\w+) to play\. (?:(\d+) tiles? in the pool|The pool is empty)")
 RACK_LINE = re.compile(r"Your rack \(\d+ tiles?\): ([^\n]*)")
+#: What the group reads of a play, a draw, a pass, and of turns passed over.
+PLAY_LINE = re.compile(r"(\w+) (?:put down (.+?)|adds (.+?) to their play) \((\d+) tiles?, (-?\d+) points?\)\.")
+DRAW_LINE = re.compile(r"(\w+) drew (?:a tile|\d+ tiles)\.")
+PASS_LINE = re.compile(r"(\w+) passes \(the pool is empty\)\.")
+SKIP_LINE = re.compile(r"Turn passed over: ([^.]+)\.")
 #: A line of /status: "2. Ben: 14 tiles, no meld yet ← to play"
 STATUS_LINE = re.compile(r"^(\d+)\. (\w+): (\d+) tiles?(, no meld yet)?( ← to play)?$", re.MULTILINE)
 
@@ -730,6 +735,42 @@ class Stats:
 
 
 @dataclass(frozen=True)
+class Said:
+    """What the group must read of the change a message makes: who, what (``put down``, ``adds``, ``drew``,
+    ``passes``), for a play its tiles and points (what the table gains, a joker as the tile it stands for), and
+    whose turns were passed over."""
+
+    who: str
+    what: str
+    tiles: tuple[str, ...] = ()
+    points: int = 0
+    passed_over: tuple[str, ...] = ()
+
+    def problems(self, calls: list[Call], group: int) -> list[str]:
+        lines = [c.text for c in calls if c.chat_id == group and c.method in ("sendMessage", "sendPhoto")]
+        told: list[tuple[object, ...]]
+        want: tuple[object, ...]
+        if self.what in ("put down", "adds"):
+            told = [play_line(m) for text in lines for m in PLAY_LINE.finditer(text)]
+            want = (self.who, self.what, sorted(self.tiles), len(self.tiles), self.points)
+        else:
+            pattern = DRAW_LINE if self.what == "drew" else PASS_LINE
+            told = [(m.group(1), self.what) for text in lines for m in pattern.finditer(text)]
+            want = (self.who, self.what)
+        problems = [] if told and all(t == want for t in told) else [f"the group read {told}, not {want}"]
+        skipped = [tuple(m.group(1).split(", ")) for text in lines for m in SKIP_LINE.finditer(text)]
+        if skipped != ([self.passed_over] if self.passed_over else []):
+            problems.append(f"the group read turns passed over {skipped}, not {list(self.passed_over)}")
+        return problems
+
+
+def play_line(m: re.Match[str]) -> tuple[object, ...]:
+    """A play's line as (who, put down or adds, its tiles sorted, its count of tiles, its points)."""
+    tiles = (m.group(2) or m.group(3)).replace("|", " ").split()
+    return (m.group(1), "put down" if m.group(2) else "adds", sorted(tiles), int(m.group(4)), int(m.group(5)))
+
+
+@dataclass(frozen=True)
 class Typed:
     """A play as a player types it: the form, the message, and the answers to the bot's questions (each the
     question the bot will ask and the option to tap)."""
@@ -791,9 +832,12 @@ class Family:
         change: Callable[[], object] | None = None,
         *,
         kept: Counter[str] | None = None,
+        said: Said | None = None,
     ) -> list[Call]:
-        """``user`` sends ``text``; ``change`` is what it does to the truth (None: nothing). Then the check."""
-        return await self._checked(lambda: self.arena.send(self.watch, user, text, chat), change, kept)
+        """``user`` sends ``text``; ``change`` is what it does to the truth (None: nothing), ``kept`` the sets it
+        leaves where they are (their numbers must stay), ``said`` what the group must read of it. Then the
+        check."""
+        return await self._checked(lambda: self.arena.send(self.watch, user, text, chat), change, kept, said)
 
     async def press(
         self,
@@ -803,17 +847,19 @@ class Family:
         change: Callable[[], object] | None = None,
         *,
         kept: Counter[str] | None = None,
+        said: Said | None = None,
     ) -> list[Call]:
-        return await self._checked(lambda: self.arena.press(self.watch, user, call, label), change, kept)
+        return await self._checked(lambda: self.arena.press(self.watch, user, call, label), change, kept, said)
 
     async def follow(self, user: User, call: Call, label: str) -> list[Call]:
-        return await self._checked(lambda: self.arena.follow(self.watch, user, call, label), None, None)
+        return await self._checked(lambda: self.arena.follow(self.watch, user, call, label), None, None, None)
 
     async def _checked(
         self,
         message: Callable[[], Any],
         change: Callable[[], object] | None,
         kept: Counter[str] | None,
+        said: Said | None,
     ) -> list[Call]:
         numbers_before = self.numbered()
         if change is not None:
@@ -828,7 +874,7 @@ class Family:
         self.stats.seconds["the bot"] += checking - started
         self.record.messages += 1
         self.remember_posts(calls)
-        await self.check(calls, kept, numbers_before)
+        await self.check(calls, kept, numbers_before, said)
         self.stats.seconds["checks"] += time.monotonic() - checking
         return calls
 
@@ -838,14 +884,18 @@ class Family:
             return []
         return [(canon(s), n) for s, n in zip(self.state.table, self.state.numbers, strict=True)]
 
-    async def check(self, calls: list[Call], kept: Counter[str] | None, before: list[tuple[str, int]]) -> None:
-        """The bot's game equals the truth; a play's untouched sets kept their numbers."""
+    async def check(
+        self, calls: list[Call], kept: Counter[str] | None, before: list[tuple[str, int]], said: Said | None
+    ) -> None:
+        """The bot's game equals the truth; a play's untouched sets kept their numbers; the group read it."""
         state, view = await self.arena.view(self.group.id)
         expected = self.truth.expected()
         found = differences(expected, normal(view))
         sorry = [c.text for c in calls if "something went wrong" in c.text]
         found += [f"the bot said: {text}" for text in sorry]
         found += self.text_problems(calls, expected)
+        if said is not None:
+            found += said.problems(calls, self.group.id)
         numbers = list(view["set_numbers"])
         if len(set(numbers)) != len(numbers) or numbers != sorted(numbers):
             found.append(f"set numbers are not distinct and in order: {numbers}")
@@ -1101,7 +1151,9 @@ class Family:
             tile = truth.pool[-1]
             calls = await self.say(seat.user, f"/draw {tile}", private(seat.user))
             asked = self.expect_question(calls, private(seat.user), "Record your draw anyway?")
-            await self.press(seat.user, asked, asked.buttons[0]["text"], lambda: truth.draw(seat.id, named=True))
+            said = Said(seat.name, "drew", passed_over=self.passed_over(seat, "mine"))
+            drew = functools.partial(truth.draw, seat.id, named=True)
+            await self.press(seat.user, asked, asked.buttons[0]["text"], drew, said=said)
             return
         self.keyboards.pop(seat.id, None)
         calls = await self.say(seat.user, "/draw", self.group)
@@ -1109,7 +1161,8 @@ class Family:
         label = asked.buttons[1]["text"] if len(asked.buttons) > 1 else ""
         if not label.startswith(f"Me ({seat.name})"):
             self.fail([f"the second answer to 'Who drew?' is {label!r}"], truth.expected(), {})
-        await self.press(seat.user, asked, label, functools.partial(truth.draw, seat.id, named=False))
+        said = Said(seat.name, "drew", passed_over=self.passed_over(seat, "mine"))
+        await self.press(seat.user, asked, label, functools.partial(truth.draw, seat.id, named=False), said=said)
 
     async def best_play(self, seat: Seat) -> Solution | None:
         started = time.monotonic()
@@ -1214,7 +1267,9 @@ class Family:
             self.fail([f"the bot suggested a play the rules do not allow: {why}"], self.truth.expected(), {})
         kept = kept_sets(self.truth.table, shown)
         before = self.truth.copy()
-        await self.press(seat.user, answer, PLAYED_THIS, functools.partial(self.truth.play, seat.id, shown), kept=kept)
+        said = self.said_play(seat, shown)
+        play = functools.partial(self.truth.play, seat.id, shown)
+        await self.press(seat.user, answer, PLAYED_THIS, play, kept=kept, said=said)
         if undo:
             self.did("undo and again")
             await self.undo(seat, before, "play")
@@ -1273,12 +1328,20 @@ class Family:
         self, recorder: Seat, player: Seat, chat: Chat, typed: Typed, after: list[TileSet], whose: str | None
     ) -> None:
         kept = kept_sets(self.truth.table, after)
+        said = self.said_play(player, after, whose)
         steps = int(whose is not None) + len(typed.answers)
 
         def last(step: int) -> Callable[[], object] | None:
             return functools.partial(self.truth.play, player.id, after) if step == steps else None
 
-        calls = await self.say(recorder.user, typed.text, chat, last(0), kept=kept if steps == 0 else None)
+        calls = await self.say(
+            recorder.user,
+            typed.text,
+            chat,
+            last(0),
+            kept=kept if steps == 0 else None,
+            said=said if steps == 0 else None,
+        )
         step = 0
         if whose is not None:
             asked = self.expect_question(calls, chat, "Whose play is this?")
@@ -1291,7 +1354,10 @@ class Family:
                 self.fail([f"the answers to 'Whose play' lack {label!r}"], self.truth.expected(), {})
             step += 1
             presser = player if chat.id == self.group.id and self.rng.random() < 0.5 else recorder
-            calls = await self.press(presser.user, asked, label, last(step), kept=kept if step == steps else None)
+            calls = await self.press(
+                presser.user, asked, label, last(step), kept=kept if step == steps else None,
+                said=said if step == steps else None,
+            )  # fmt: skip
         for question, option in typed.answers:
             asked = self.expect_question(calls, chat, str(question.tile))
             if len(asked.buttons) != len(question.options) + 1:
@@ -1305,7 +1371,32 @@ class Family:
             presser = player if chat.id == self.group.id and self.rng.random() < 0.5 else recorder
             label = asked.buttons[option]["text"]
             self.did("questions answered")
-            calls = await self.press(presser.user, asked, label, last(step), kept=kept if step == steps else None)
+            calls = await self.press(
+                presser.user, asked, label, last(step), kept=kept if step == steps else None,
+                said=said if step == steps else None,
+            )  # fmt: skip
+
+    def said_play(self, player: Seat, after: Sequence[TileSet], whose: str | None = None) -> Said:
+        """What the group must read of ``player``'s play leaving ``after`` (a play out of turn said as the
+        player's own passes over the turns before theirs)."""
+        truth = self.truth
+        placed = tiles_of(after) - tiles_of(truth.table)
+        points = sum(s.value for s in after) - sum(s.value for s in truth.table)
+        what = "adds" if truth.adding == player.id else "put down"
+        return Said(
+            player.name, what, tuple(str(t) for t in placed.elements()), points, self.passed_over(player, whose)
+        )
+
+    def passed_over(self, seat: Seat, whose: str | None) -> tuple[str, ...]:
+        """The players whose turns come before ``seat``'s, when ``seat`` acts out of turn as themselves."""
+        truth = self.truth
+        if whose != "mine" or truth.turn is None:
+            return ()
+        names, at = [], truth.turn
+        while at != seat.id:
+            names.append(truth.seat(at).name)
+            at = truth.after(at)
+        return tuple(names)
 
     def forms(self, before: Sequence[TileSet], after: Sequence[TileSet]) -> list[tuple[str, list[list[Tile]]]]:
         """The ways a player may type the play from ``before`` to ``after``."""
@@ -1448,16 +1539,19 @@ class Family:
         truth = self.truth
         if kind == "/draw in private":
             tile = truth.pool[-1]
-            await self.say(seat.user, f"/draw {tile}", private(seat.user), lambda: truth.draw(seat.id, named=True))
+            drew = Said(seat.name, "drew")
+            await self.say(
+                seat.user, f"/draw {tile}", private(seat.user), lambda: truth.draw(seat.id, named=True), said=drew
+            )
             return
         self.keyboards.pop(seat.id, None)
         change = functools.partial(truth.draw, seat.id, named=False)
         if kind == "the group's button":
             assert self.turn_post is not None
             label = next(b["text"] for b in self.turn_post.buttons if "I drew" in b["text"] or "I pass" in b["text"])
-            await self.press(seat.user, self.turn_post, label, change)
+            await self.press(seat.user, self.turn_post, label, change, said=Said(seat.name, "drew"))
         else:
-            await self.say(seat.user, "/draw", self.group, change)
+            await self.say(seat.user, "/draw", self.group, change, said=Said(seat.name, "drew"))
         if seat.id not in self.keyboards:
             self.fail([f"{seat.name} drew in the group and was not asked in private which tile"], truth.expected(), {})
 
@@ -1473,7 +1567,8 @@ class Family:
             calls = await self.say(teller.user, "/draw", self.group)
         asked = self.expect_question(calls, self.group, "Who drew?")
         presser = teller if self.rng.random() < 0.5 else seat
-        await self.press(presser.user, asked, seat.name, functools.partial(truth.draw, seat.id, named=False))
+        drew = functools.partial(truth.draw, seat.id, named=False)
+        await self.press(presser.user, asked, seat.name, drew, said=Said(seat.name, "drew"))
 
     async def name_drawn(self, seat: Seat) -> None:
         """The player names the tiles they drew in the group: on the private keyboard, or /draw 7K typed."""
@@ -1502,14 +1597,15 @@ class Family:
             kind = "/pass in the group"
         self.did(f"pass: {kind}")
         change = functools.partial(truth.pass_turn, seat.id)
+        said = Said(seat.name, "passes")
         if kind == "the group's button":
             assert self.turn_post is not None
             label = next(b["text"] for b in self.turn_post.buttons if "I drew" in b["text"] or "I pass" in b["text"])
-            await self.press(seat.user, self.turn_post, label, change)
+            await self.press(seat.user, self.turn_post, label, change, said=said)
         elif kind == "/pass in private":
-            await self.say(seat.user, "/pass", private(seat.user), change)
+            await self.say(seat.user, "/pass", private(seat.user), change, said=said)
         else:
-            await self.say(seat.user, kind.split(" ")[0], self.group, change)
+            await self.say(seat.user, kind.split(" ")[0], self.group, change, said=said)
 
     # --- a correction ---
 
