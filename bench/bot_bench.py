@@ -11,7 +11,7 @@ file; give a PostgreSQL URL for several) and posts each update to the next of th
 With ``--url`` it starts nothing and posts to processes already running, whose ``TELEGRAM_BASE_URL`` points at
 ``http://127.0.0.1:<--fake-port>/bot`` and whose ``WEBHOOK_SECRET`` is this script's ``--secret``.
 
-``--chats`` private chats (each has made its initial meld) send the largest shared positions ("rack: …" and
+``--chats`` private chats (each has made its initial meld) send the largest benchmark positions ("rack: …" and
 "table: …" in one message: store both, solve, plan the moves, draw, send the photo), arriving at random (a
 Poisson stream) at a set rate, each to a chat not already waiting for an answer when there is one. A rate is
 held for ``--seconds``; it is sustained when every answer came, right (the best tile count, or "No play"), and
@@ -53,9 +53,10 @@ sys.path.insert(0, str(ROOT))
 from bot.storage.migrate import upgrade_database  # noqa: E402
 from tests.fake_bot_api import Call, FakeBotApi, User, private  # noqa: E402
 
-DEFAULT_POSITIONS = ROOT.parent / "shared" / "bench" / "positions.json"
+#: the benchmark positions, kept in the repo (tests/data/positions/README.md says where they come from)
+DEFAULT_POSITIONS = ROOT / "tests" / "data" / "positions" / "positions.json"
 P99_TARGET_MS = 1000.0
-#: The shared positions with at least this many tiles (table and rack) are the load: the 20 largest, 80-106 tiles.
+#: The benchmark positions with at least this many tiles (table and rack) are the load: the 20 largest, 80-106 tiles.
 LARGE = 80
 #: Seconds a step's last answers may take after its arrivals stop before they count as lost.
 DRAIN = 60.0

@@ -1,4 +1,4 @@
-"""Solver speed on the shared positions, ours against the `rummikub-solver` package.
+"""Solver speed on the benchmark positions (``tests/data/positions``), ours against the `rummikub-solver` package.
 
     python bench/solve_bench.py [POSITIONS.json] [--repeat N] [--no-reference] [--cold]
 
@@ -39,7 +39,8 @@ from solver.solution import Objective  # noqa: E402
 from solver.solve import solve  # noqa: E402
 from solver.tiles import Colour  # noqa: E402
 
-DEFAULT_POSITIONS = ROOT.parent / "shared" / "bench" / "positions.json"
+#: the benchmark positions, kept in the repo (tests/data/positions/README.md says where they come from)
+DEFAULT_POSITIONS = ROOT / "tests" / "data" / "positions" / "positions.json"
 CACHE = ROOT / "bench" / ".cache" / "rummikub-solver"
 TARGETS = {"median": 10.0, "p90": 25.0, "max": 100.0}
 #: our median at most this fraction of `rummikub-solver`'s (issue 15: ten times faster)

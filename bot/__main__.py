@@ -12,9 +12,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from bot import cli_db, cli_game, cli_photo, cli_puzzle, cli_solve
+from bot import cli_db, cli_game, cli_health, cli_photo, cli_puzzle, cli_solve
 
-COMMANDS = [cli_solve, cli_db, cli_puzzle, cli_game, cli_photo]
+COMMANDS = [cli_solve, cli_db, cli_puzzle, cli_game, cli_photo, cli_health]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

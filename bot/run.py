@@ -1,18 +1,22 @@
 """`python -m bot` with no sub-command: run the Telegram bot (polling, or a webhook when WEBHOOK_URL is set).
 
 Start-up: read the settings, refuse to start without a token (one line on
-stderr, exit status 2), bring the database to the latest migration, then hand
-over to PTB, which runs until interrupted. A token Telegram refuses (revoked
-or mistyped) also ends in one line and status 2, never in a traceback that
+stderr, exit status 2), bring the database to the latest migration (waiting
+for a database that does not answer yet), reach Telegram (waiting for it
+likewise, one line per attempt), then run until interrupted. Ctrl-C stops it
+at once while it waits. A token Telegram refuses (revoked or mistyped), at
+start-up or later, ends in one line and status 2, never in a traceback that
 prints the token.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import signal
 import sys
+import time
 from urllib.parse import urlparse
 
 from pydantic import ValidationError
@@ -99,19 +103,50 @@ def main() -> int:
 
     from telegram.error import InvalidToken
 
-    from bot.storage import migrate
-
-    migrate.upgrade(settings.database_url)
     try:
-        asyncio.run(serve(settings, redact))
+        migrated(settings.database_url)
+        refused = asyncio.run(serve(settings, redact))
     except InvalidToken:  # its message and its traceback carry the token: neither is printed
+        refused = True
+    except KeyboardInterrupt:  # Ctrl-C while waiting for the database
+        log.info("stopped")
+        return 0
+    if refused:
         print(REFUSED_TOKEN, file=sys.stderr)
         return 2
     return 0
 
 
-async def serve(settings: Settings, redact: RedactSecret) -> None:
-    """Run until SIGINT or SIGTERM; then each chat finishes the update it is on, and the rest stops."""
+def migrated(url: str) -> None:
+    """Bring the database to the latest migration, once it answers: until then one line per attempt. SIGTERM
+    stops the waiting as Ctrl-C does (``KeyboardInterrupt``)."""
+    from bot.storage import migrate
+    from bot.storage.database import is_unreachable
+    from bot.storage.outages import MOST_START_PAUSE, backoff, describe
+
+    pauses = backoff(MOST_START_PAUSE)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        for attempt in itertools.count(1):
+            try:
+                migrate.upgrade(url)
+                return
+            except Exception as why:
+                if not is_unreachable(why):
+                    raise
+                pause = next(pauses)
+                log.warning(
+                    "the database does not answer (%s); attempt %d, trying again in %.1f s",
+                    describe(why), attempt, pause,
+                )  # fmt: skip
+                time.sleep(pause)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+async def serve(settings: Settings, redact: RedactSecret) -> bool:
+    """Run until SIGINT or SIGTERM (then each chat finishes the update it is on, and the rest stops), or until
+    Telegram refuses the token: whether it did. A signal during start-up (waiting for Telegram) stops at once."""
     from bot.telegram.app import ALLOWED_UPDATES, build_application
     from bot.telegram.runtime import collector
     from bot.telegram.runtime.serving import serving, webhook_of
@@ -124,10 +159,31 @@ async def serve(settings: Settings, redact: RedactSecret) -> None:
         log.info("starting with a webhook on %s:%s%s", webhook.listen, webhook.port, urlparse(webhook.url).path)
     else:
         log.info("starting with long polling")
-    stop = asyncio.Event()
+    stop, started = asyncio.Event(), asyncio.Event()
+    starting = asyncio.current_task()
+
+    def signalled() -> None:
+        if starting is not None and not starting.done() and not started.is_set():
+            starting.cancel()  # nothing is under way yet: stop now, not at the end of a pause
+        stop.set()
+
     loop = asyncio.get_running_loop()
     for name in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(name, stop.set)
-    async with serving(application, ALLOWED_UPDATES, webhook=webhook):
-        await stop.wait()
+        loop.add_signal_handler(name, signalled)
+    try:
+        async with serving(application, ALLOWED_UPDATES, webhook=webhook) as link:
+            started.set()
+            refusing = asyncio.create_task(link.refused.wait())
+            stopping = asyncio.create_task(stop.wait())
+            try:
+                await asyncio.wait([refusing, stopping], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                refusing.cancel()
+                stopping.cancel()
+    except asyncio.CancelledError:
+        if not stop.is_set():
+            raise
+        log.info("stopped before start-up was over")
+        return False
     log.info("stopped")
+    return link.refused.is_set()

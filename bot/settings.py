@@ -40,6 +40,15 @@ class Settings(BaseSettings):
     claim_seconds: float = Field(
         default=15.0, gt=0, le=300, description="how long a dead process's chats wait before another takes them"
     )
+    answer_retry_seconds: float = Field(
+        default=600.0,
+        gt=0,
+        le=86400,
+        description="how long an answer Telegram cannot take (an outage) is tried again before it is dropped",
+    )
+    health_path: str = Field(
+        default="/health", pattern=r"^/[A-Za-z0-9._~/-]*$", description="webhook mode: the health check's GET path"
+    )
 
     @property
     def file_url(self) -> str | None:

@@ -56,7 +56,7 @@ def lay_out(
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
-        points_placed=table_points(table, new_table),
+        points_placed=table_points(new_table, placed, origins, kept_from),
         kept_sets=_kept(table, kept_from, origins),
         optimal=optimal,
         solve_ms=solve_ms,
@@ -91,9 +91,20 @@ def place_jokers(
             elif left[t] > 0:
                 left[t] -= 1
                 tiles[j] = JOKER
-        out.append((origin, TileSet(s.kind, tuple(tiles), s.stands_for)))
+        out.append((origin, _laid(s, tiles)))
     assert not +left, f"jokers with no place: {dict(left)}"
     return out
+
+
+def _laid(s: TileSet, tiles: Sequence[Tile]) -> TileSet:
+    """The set with ``tiles`` in its places; a group as groups are laid (``make_set``): jokers last, each
+    standing for a colour the group lacks, in the rules' colour order."""
+    if s.kind is Kind.RUN:
+        return TileSet(s.kind, tuple(tiles), s.stands_for)
+    real = [(t, f) for t, f in zip(tiles, s.stands_for, strict=True) if not t.is_joker]
+    stood = [f for t, f in zip(tiles, s.stands_for, strict=True) if t.is_joker]
+    laid = tuple([*(t for t, _f in real), *(JOKER for _ in stood)])
+    return TileSet(s.kind, laid, tuple([*(f for _t, f in real), *stood]))
 
 
 def _kept(old: Sequence[TileSet], kept_from: Sequence[int | None], origins: Sequence[Sequence[Origin]]) -> int:
@@ -161,7 +172,9 @@ def trace_origins(
 ) -> list[list[Origin]]:
     """Where each new tile lay: its own old set (``kept_from``) first, then the lowest old set with one spare.
 
-    A joker is a joker wherever it stands: a kept set's jokers are its old set's first.
+    A joker is a joker wherever it stands: a kept set's jokers are its old set's first, those standing for the
+    tile they stood for before first of all (so a joker that joins a kept run beside the run's own is the one
+    from the rack, as the points count it).
 
     Copies no old set holds came from the rack. Raises ``AssertionError`` if an old tile is missing.
     """
@@ -171,8 +184,14 @@ def trace_origins(
         if i is None:
             continue
         mine = spare[i]
+        stood = Counter(f for t, f in zip(old[i].tiles, old[i].stands_for, strict=True) if t.is_joker)
+        for j, (t, f) in enumerate(zip(s.tiles, s.stands_for, strict=True)):
+            if t.is_joker and stood[f] > 0 and mine[t] > 0:
+                stood[f] -= 1
+                mine[t] -= 1
+                rows[k][j] = Origin(i)
         for j, t in enumerate(s.tiles):
-            if mine[t] == 0:
+            if rows[k][j] is not None or mine[t] == 0:
                 continue
             mine[t] -= 1
             rows[k][j] = Origin(i)

@@ -47,7 +47,7 @@ def traced_play(
         kept_from=tuple(kept_from),
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=(),
-        points_placed=table_points(before, after),
+        points_placed=table_points(after, placed, origins, kept_from),
         kept_sets=kept,
         optimal=True,
         solve_ms=0.0,

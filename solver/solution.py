@@ -86,7 +86,24 @@ class Solution:
         }
 
 
-def table_points(before: Sequence[TileSet], after: Sequence[TileSet]) -> int:
-    """What a play adds to what the table counts: its value after less before, each joker as the number it
-    stands for (as in the initial meld; a joker's 30 is only what it costs left on a rack at the end)."""
-    return sum(s.value for s in after) - sum(s.value for s in before)
+def table_points(
+    after: Sequence[TileSet],
+    placed: Sequence[Tile],
+    origins: Sequence[Sequence[Origin]],
+    kept_from: Sequence[int | None],
+) -> int:
+    """What the tiles a play put down count on the table: each number tile its number, and each joker from the
+    rack the tile it stands for (as in the initial meld; a joker's 30 is only what it costs left on a rack at
+    the end). Jokers are alike: as many jokers as came from the rack count, at the highest tiles the jokers
+    stand for outside the old sets kept with their own jokers (those stay the table's)."""
+    jokers = sum(1 for t in placed if t.is_joker)
+    stand = sorted(
+        (
+            f.number
+            for s, row, home in zip(after, origins, kept_from, strict=True)
+            for t, f, o in zip(s.tiles, s.stands_for, row, strict=True)
+            if t.is_joker and (o.old_set is None or o.old_set != home)
+        ),
+        reverse=True,
+    )
+    return sum(t.number for t in placed if not t.is_joker) + sum(stand[:jokers])

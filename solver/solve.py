@@ -4,10 +4,12 @@ Columns are set shapes (see ``candidates``) and the grown forms of the old sets
 (see ``kept``); a joker is a column of its own per tile it may stand for. The
 objective is one weighted sum, weighted so each goal strictly outranks the
 next: tiles (or points) placed, then old sets kept (see ``kept``), then points
-(or tiles) as a tie-break. Points are what the table counts: each joker as the
-tile it stands for, as in the initial meld and in every sentence about the
-table (a joker's ``joker_value`` is only what it costs left on a rack at the
-end, when the game is scored). Remaining ties are broken by SCIP's
+(or tiles) as a tie-break. Points are what the rack's tiles count on the table
+(``solver.solution.table_points``): each number tile its number, and each joker
+from the rack the tile it stands for, as in the initial meld (jokers are alike,
+so the rack's jokers are counted as the highest tiles the jokers stand for
+outside the old sets kept with their own jokers; a joker's ``joker_value`` is
+only what it costs left on a rack at the end, when the game is scored). Remaining ties are broken by SCIP's
 deterministic search over a model built in a fixed order.
 """
 
@@ -160,31 +162,53 @@ class _Builder:
             program.row(table[t], table[t] + rack[t])
         jokers = rack[JOKER] + table[JOKER]
         joker_row = program.row(table[JOKER], jokers) if jokers else None
+        # The rack's jokers count as the tiles they stand for; jokers are alike, so as many jokers as came from
+        # the rack are credited, at the highest tiles the jokers stand for outside the old sets kept with their
+        # own jokers (those are the table's). ``credit_row`` keeps the credits equal to the jokers the play puts
+        # down: credited - used = -(the table's jokers).
+        credit_row = program.row(-table[JOKER], -table[JOKER]) if rack[JOKER] else None
         kept_rows: dict[int, int] = {}
         for origin, shape in self.shapes:
             rows = dict(shape.rows)
             if shape.jokers:
                 assert joker_row is not None, "a form with jokers comes from a table that has them"
                 rows[joker_row] = shape.jokers
+                if credit_row is not None:
+                    rows[credit_row] = -shape.jokers
             if origin is not None:
                 if origin not in kept_rows:
                     kept_rows[origin] = program.row(None, 1)
                 rows[kept_rows[origin]] = 1
             program.column(rows, self._weight(shape, origin), None)
         self.program = program
-        # a joker standing in for tile t: one less t needed, one more joker used; it counts as t on the table,
-        # and the last goal lays it the usual way: standing for the higher number where both are as good
+        # a joker standing in for tile t: one less t needed, one more joker used; it counts nothing (a joker on
+        # the table is no point of the play) unless credited as the rack's below. The last goal lays it the
+        # usual way: standing for the higher number where both are as good.
         self.joker_columns: dict[Tile, int] = {}
         if joker_row is not None:
             for k, t in enumerate(tiles):
-                self.joker_columns[t] = program.column({k: -1, joker_row: 1}, float(t.number), jokers)
+                rows = {k: -1, joker_row: 1}
+                if credit_row is not None:
+                    rows[credit_row] = -1
+                self.joker_columns[t] = program.column(rows, float(t.number - self._points * t.number), jokers)
+        if credit_row is not None:
+            for t, column in self.joker_columns.items():
+                link = program.row(None, 0)  # credited at t no more often than a joker stands for t
+                program.columns[column].rows[link] = -1
+                program.column({credit_row: 1, link: 1}, float(self._points * t.number), rack[JOKER])
+
+    @property
+    def _points(self) -> int:
+        """The weight of one point: the first goal's (most points) or the third's (most tiles)."""
+        return self.w_third if self.objective is Objective.TILES else self.w_first
 
     def _weight(self, shape: Shape, origin: int | None) -> float:
-        """The points a shape counts on the table (each joker as its tile), and its tiles, in goal order."""
+        """The points a shape's number tiles count on the table, and its tiles, in goal order (its own jokers, a
+        kept form's, count only when credited as the rack's)."""
         if self.objective is Objective.TILES:
-            first, second = shape.size, shape.value
+            first, second = shape.size, shape.face
         else:
-            first, second = shape.value, shape.size
+            first, second = shape.face, shape.size
         return float(self.w_first * first + (0 if origin is None else self.w_kept) + self.w_third * second)
 
     def meld(self, threshold: int) -> None:

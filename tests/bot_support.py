@@ -27,6 +27,7 @@ from bot.telegram.runtime.pacing import NONE, SharedPace
 from bot.telegram.runtime.serving import Webhook, serving
 from solver import STANDARD, parse_tiles
 from tests.fake_bot_api import Call, Chat, FakeBotApi, User, private
+from tests.storage_support import melded as melded_in
 from tests.storage_support import migrated
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,13 +153,14 @@ def rack_of(player: PlayerState) -> list[str]:
 
 async def tie_private_chat(s: Session, created: Call, user: User, rack: str, *, meld: bool = False) -> None:
     """The player taps My rack on the group's /new message (the deep link), then sets a rack in private and,
-    with ``meld``, marks the opening as made."""
+    with ``meld``, is past the opening (set up with ``melded``: in a group's game only a play makes it)."""
     mark = s.fake.mark()
     s.fake.follow(user, created, "My rack")
     await s.fake.reply(user.id, mark)
     await s.ask(user, f"/rack {rack}")
     if meld:
-        await s.ask(user, "/meld")
+        assert created.chat_id is not None
+        await melded(s, created.chat_id, user)
 
 
 def bot_process(fake: FakeBotApi, database_url: str, log: Path, **env: str) -> subprocess.Popen[bytes]:
@@ -175,3 +177,10 @@ def bot_process(fake: FakeBotApi, database_url: str, log: Path, **env: str) -> s
     }
     with open(log, "ab") as out:
         return subprocess.Popen([sys.executable, "-m", "bot"], cwd=log.parent, env=environment, stdout=out, stderr=out)
+
+
+async def melded(s: Session, chat_id: int, *users: User) -> None:
+    """Set-up only: these players of the chat's running game have made their initial meld (see
+    ``storage_support.melded``)."""
+    state = await s.service.active_game(chat_id)
+    await melded_in(s.service, state.id, *(u.id for u in users))

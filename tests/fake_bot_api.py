@@ -3,13 +3,19 @@
 The real bot application talks to it over HTTP through ``TELEGRAM_BASE_URL``,
 exactly as it talks to Telegram: it long-polls ``getUpdates`` for the updates
 a test offers, and every request it sends is checked against the published
-spec (``../shared/telegram/bot-api-10.1.json``): the method must exist, every
+spec (``tests/data/telegram/bot-api-10.1.json``): the method must exist, every
 required field must be there, no field may be unknown, and each value must
 have one of the documented types (objects and arrays checked field by field),
 and a string no longer than its description allows ("1-4096 characters",
 counted in UTF-16 code units as Telegram's entity offsets are; "1-64 bytes",
 in UTF-8). A request that breaks the spec is answered with 400 and kept in
 ``violations``; tests assert that list stays empty.
+
+It can also be made to fail on purpose (``go_down``): answer every request
+with 502 Bad Gateway, or hold every request unanswered until the bot's own
+timeout gives up on it; in both cases nothing is done or recorded, as with a
+Telegram that is away. A test may also start it only after the bot (a fixed
+``port``) or change its ``token`` (a token revoked under a running bot).
 
 The fake also remembers every message the bot sent (so a test can tap a
 button on it) and plays the users: messages with command entities, callback
@@ -23,12 +29,14 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 import re
 import socket
 import struct
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlparse
@@ -37,9 +45,11 @@ import httpx
 import tornado.httpserver
 import tornado.web
 
-ROOT = Path(__file__).resolve().parent.parent
-SPEC_PATH = ROOT.parent / "shared" / "telegram" / "bot-api-10.1.json"
+from tests.files import SPEC
+
 TOKEN = "123456:TEST-token-for-the-fake-api"
+#: How long a test waits for the bot's answer (``FAKE_REPLY_TIMEOUT``: shorter to list failures fast)
+REPLY_TIMEOUT = float(os.environ.get("FAKE_REPLY_TIMEOUT", "10"))
 BOT_ID = 123456
 BOT_USERNAME = "rummi_test_bot"
 
@@ -53,7 +63,7 @@ Json = dict[str, Any]
 class Spec:
     """The Bot API's methods and types, and checks of values against them."""
 
-    def __init__(self, path: Path = SPEC_PATH) -> None:
+    def __init__(self, path: Path = SPEC) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         self.version: str = data["version"]
         self.methods: dict[str, Json] = data["methods"]
@@ -281,6 +291,10 @@ class FakeBotApi:
     hooks: list[tuple[str, str]] = field(default_factory=list)
     delivered: list[int] = field(default_factory=list)
     undelivered: list[int] = field(default_factory=list)
+    #: None, or how the fake is failing now: "502" (Bad Gateway to everything) or "timeout" (no answer)
+    outage: str | None = None
+    #: requests turned away by an outage, each attempt counted
+    turned_away: int = 0
 
     def __post_init__(self) -> None:
         self._updates: list[Json] = []
@@ -291,6 +305,7 @@ class FakeBotApi:
         self._server: tornado.httpserver.HTTPServer | None = None
         self._confirmed = 0
         self._closing = False
+        self._outage_changed: asyncio.Event | None = None
 
     # --- life ---
 
@@ -328,6 +343,28 @@ class FakeBotApi:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/bot"
+
+    def go_down(self, how: str | None) -> None:
+        """Fail every request from now on: "502" (Bad Gateway at once) or "timeout" (held, unanswered, until
+        the outage changes); None: answer again. Requests held so far are let go (and answered 504)."""
+        if how not in (None, "502", "timeout"):
+            raise ValueError(f"no such outage: {how}")
+        self.outage = how
+        if self._outage_changed is not None:
+            self._outage_changed.set()
+        self._outage_changed = asyncio.Event()
+
+    async def turn_away(self) -> int | None:
+        """During an outage: the status to answer once the request has been held as long as the outage says
+        (the bot has given up on it by then); None when there is no outage."""
+        if self.outage is None:
+            return None
+        self.turned_away += 1
+        if self.outage == "timeout":
+            assert self._outage_changed is not None
+            await self._outage_changed.wait()
+            return 504
+        return 502
 
     # --- updates ---
 
@@ -485,7 +522,9 @@ class FakeBotApi:
 
     # --- waiting on the bot ---
 
-    async def wait_for(self, found: Callable[[], T | None], timeout: float = 10.0, what: str = "a reply") -> T:
+    async def wait_for(
+        self, found: Callable[[], T | None], timeout: float = REPLY_TIMEOUT, what: str = "a reply"
+    ) -> T:
         """Wait until ``found()`` returns something (checked after every request), or fail."""
         assert self._changed is not None
         deadline = time.monotonic() + timeout
@@ -509,7 +548,11 @@ class FakeBotApi:
         return [c for c in self.calls[since:] if c.method in wanted and c.chat_id == chat_id]
 
     async def reply(
-        self, chat_id: int, since: int, methods: Iterable[str] = ("sendMessage", "sendPhoto"), timeout: float = 10.0
+        self,
+        chat_id: int,
+        since: int,
+        methods: Iterable[str] = ("sendMessage", "sendPhoto"),
+        timeout: float = REPLY_TIMEOUT,
     ) -> Call:
         """The first message the bot sent to ``chat_id`` after ``since``."""
         wanted = tuple(methods)
@@ -517,7 +560,7 @@ class FakeBotApi:
             lambda: next(iter(self.sent(chat_id, since, wanted)), None), timeout, f"{wanted} to chat {chat_id}"
         )
 
-    async def call(self, method: str, since: int, timeout: float = 10.0) -> Call:
+    async def call(self, method: str, since: int, timeout: float = REPLY_TIMEOUT) -> Call:
         """The first call of ``method`` after ``since`` (for calls without a chat, like answerCallbackQuery)."""
         return await self.wait_for(
             lambda: next((c for c in self.calls[since:] if c.method == method), None), timeout, method
@@ -683,6 +726,10 @@ class _Handler(tornado.web.RequestHandler):
 
     async def post(self, token: str, method: str) -> None:
         fake = self.fake
+        status = await fake.turn_away()
+        if status is not None:  # Telegram is away: nothing is done, nothing recorded
+            self._finish(status, {"ok": False, "error_code": status, "description": HTTPStatus(status).phrase})
+            return
         if token != fake.token:
             fake.violations.append(f"{method}: wrong token")
             self._finish(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})

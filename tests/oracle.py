@@ -7,9 +7,11 @@ part of the rack, and searches every way to lay the table plus that part in
 sets, crediting a new set (or the two halves of a run split by an inserted
 tile) to an old set it keeps. The rules it follows, written from the issue:
 
-- points are what the table counts: a play's points are the table's value
-  after it less before it, each joker as the number it stands for (the
-  opening's threshold counts the same way);
+- points are what the rack's tiles count on the table: each number tile its
+  number, each joker from the rack the number it stands for; jokers are alike,
+  so as many jokers as the rack gave count, at the highest numbers the jokers
+  stand for outside the old sets kept with their own jokers (the opening's
+  threshold counts each joker as the number it stands for);
 - an old set is kept when it only grew: a run's every tile is in its place
   (a joker standing for the same number), in one run or in the two halves of
   a split that share the inserted number; a group's colours are all there
@@ -51,6 +53,12 @@ class Laid:
         if self.is_run:
             return sum(range(self.low, self.high + 1))
         return self.number * len(self.tiles)
+
+    def joker_numbers(self) -> list[int]:
+        """The numbers its jokers stand for."""
+        if self.is_run:
+            return sorted(self.jokers_at)
+        return [self.number] * sum(1 for t in self.tiles if t.is_joker)
 
     def holds(self, n: int) -> Tile:
         """A run's tile at number ``n``."""
@@ -206,32 +214,38 @@ class _Search:
             for t in set(s.tiles):
                 self.by_first.setdefault(t, []).append(s)
 
-    def best_laid(self, tiles: tuple[Tile, ...]) -> tuple[int, int] | None:
-        """The best way to lay ``tiles`` in sets, as (old sets kept, value): the most kept, then the most value;
-        or (``points_first``) the most value, then the most kept. None: no way."""
-        return self._best(tiles, frozenset())
-
-    def _better(self, a: tuple[int, int] | None, b: tuple[int, int]) -> bool:
-        """Whether (kept, value) ``b`` beats ``a``."""
-        if a is None:
-            return True
-        if self.points_first:
-            return (b[1], b[0]) > (a[1], a[0])
-        return b > a
+    def best_laid(self, tiles: tuple[Tile, ...], jokers: int) -> tuple[int, int] | None:
+        """The best way to lay ``tiles`` in sets, as (old sets kept, the points of the ``jokers`` highest jokers):
+        the most kept, then the most points; or (``points_first``) the most points, then the most kept. None: no
+        way."""
+        found = self._ways(tiles, frozenset())
+        if not found:
+            return None
+        scored = [(kept, sum(stand[:jokers])) for stand, kept in found.items()]
+        return max(scored, key=lambda e: (e[1], e[0]) if self.points_first else e)
 
     @cache  # noqa: B019 (one search object per position; the cache goes with it)
-    def _best(self, rest: tuple[Tile, ...], matched: frozenset[int]) -> tuple[int, int] | None:
+    def _ways(self, rest: tuple[Tile, ...], matched: frozenset[int]) -> dict[tuple[int, ...], int]:
+        """Every way to lay ``rest``, by what its jokers stand for (highest first), each with the most old sets
+        kept (the points depend only on the jokers' numbers, so that is all a way needs to keep)."""
         if not rest:
-            return (0, 0)
-        best: tuple[int, int] | None = None
+            return {(): 0}
+        out: dict[tuple[int, ...], int] = {}
+
+        def add(laid: Sequence[Laid], home: Laid | None, more: dict[tuple[int, ...], int]) -> None:
+            mine = Counter(n for s in laid for n in s.joker_numbers())
+            if home is not None:  # an old set kept with its own jokers: those stay the table's
+                mine -= Counter(home.joker_numbers())
+            credit = home is not None
+            for stand, kept in more.items():
+                key = tuple(sorted([*stand, *mine.elements()], reverse=True))
+                if out.get(key, -1) < kept + credit:
+                    out[key] = kept + credit
+
         for s, left in self._first_sets(rest):
             credits = [None, *(i for i, o in enumerate(self.old) if i not in matched and keeps(o, (s,)))]
             for i in credits:
-                more = self._best(left, matched if i is None else matched | {i})
-                if more is not None:
-                    found = (more[0] + (i is not None), more[1] + s.value())
-                    if self._better(best, found):
-                        best = found
+                add((s,), None if i is None else self.old[i], self._ways(left, matched if i is None else matched | {i}))
             if s.is_run:  # s with a second run as the halves of a split
                 for other in self.sets:
                     if other.colour != s.colour or not other.is_run or not (other.low == s.high or other.high == s.low):
@@ -242,12 +256,8 @@ class _Search:
                     pair = (s, other) if s.high == other.low else (other, s)
                     for i, o in enumerate(self.old):
                         if i not in matched and keeps(o, pair):
-                            more = self._best(after, matched | {i})
-                            if more is not None:
-                                found = (more[0] + 1, more[1] + s.value() + other.value())
-                                if self._better(best, found):
-                                    best = found
-        return best
+                            add(pair, o, self._ways(after, matched | {i}))
+        return out
 
     def _first_sets(self, rest: tuple[Tile, ...]) -> Iterator[tuple[Laid, tuple[Tile, ...]]]:
         """The sets holding ``rest``'s first tile that ``rest`` can make, and what each leaves."""
@@ -291,7 +301,6 @@ def best_play(
     """The best play by exhaustive search: most tiles (or points), then most sets kept, then most points (or tiles)."""
     on_table = [t for s in table for t in s.tiles]
     search = _Search(rules, table, Counter(on_table) + Counter(rack), points_first=points_first)
-    before = sum(s.value() for s in table)
     best: tuple[int, int, int] | None = None
     answer = Best(0, 0, len(table))
     for part in _sub_racks(rack):
@@ -301,10 +310,12 @@ def best_play(
                 continue
             kept, points = len(table), worth
         else:
-            laid_out = search.best_laid(_sorted([*on_table, *part]))
+            jokers = sum(1 for t in part if t.is_joker)
+            laid_out = search.best_laid(_sorted([*on_table, *part]), jokers)
             if laid_out is None:
                 continue
-            kept, points = laid_out[0], laid_out[1] - before
+            faces = sum(t.number for t in part if not t.is_joker)
+            kept, points = laid_out[0], faces + laid_out[1]
         key = (points, kept, len(part)) if points_first else (len(part), kept, points)
         if best is None or key > best:
             best, answer = key, Best(len(part), points, kept)

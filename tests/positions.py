@@ -1,4 +1,4 @@
-"""The shared benchmark positions (../shared/bench/positions.json), read in place."""
+"""The benchmark positions (``tests/data/positions``): 60 positions with their proven best answers."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-POSITIONS_FILE = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "positions.json"
+from tests.files import POSITIONS
 
 
-def load_positions(path: Path = POSITIONS_FILE) -> list[dict[str, Any]]:
+def load_positions(path: Path = POSITIONS) -> list[dict[str, Any]]:
     with path.open() as f:
         positions: list[dict[str, Any]] = json.load(f)
     return positions

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
@@ -49,9 +50,38 @@ def _free_port() -> int:
         return port
 
 
+@dataclass(frozen=True)
+class Server:
+    """A throwaway server that a test may stop and start again (PostgreSQL restarting under the bot)."""
+
+    url: str
+    ctl: list[str]
+    options: str
+    log: Path
+
+    def stop(self) -> None:
+        """Shut down as a restart does (``-m fast``: sessions are ended, the data kept)."""
+        subprocess.run([*self.ctl, "-m", "fast", "-w", "stop"], check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        subprocess.run(
+            [*self.ctl, "-o", self.options, "-l", str(self.log), "-w", "start"],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+
+
 @contextlib.contextmanager
 def throwaway_postgres() -> Iterator[str]:
     """A new PostgreSQL server for the block; its URL (asyncpg)."""
+    with postgres_server() as server:
+        yield server.url
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[Server]:
+    """A new PostgreSQL server for the block, which the block may stop and start."""
     prefix = _as_postgres()
     if not (BIN / "initdb").exists() or not (BIN / "pg_ctl").exists() or prefix is None:
         _unavailable("PostgreSQL binaries (or a non-root user to run them) not available")
@@ -59,6 +89,12 @@ def throwaway_postgres() -> Iterator[str]:
     os.chmod(folder, 0o777)
     data, port = folder / "data", _free_port()
     ctl = [*prefix, str(BIN / "pg_ctl"), "-D", str(data)]
+    server = Server(
+        f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres",
+        ctl,
+        f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off",
+        folder / "log",
+    )
     try:
         subprocess.run(
             [*prefix, str(BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"],
@@ -66,17 +102,12 @@ def throwaway_postgres() -> Iterator[str]:
             capture_output=True,
             timeout=60,
         )
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off"
-        subprocess.run(
-            [*ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"], check=True, capture_output=True, timeout=60
-        )
+        server.start()
     except (subprocess.SubprocessError, OSError) as why:
         shutil.rmtree(folder, ignore_errors=True)
         _unavailable(f"could not start a throwaway PostgreSQL: {why}")
     try:
-        yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
+        yield server
     finally:
         subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
-
-

@@ -69,3 +69,37 @@ async def two_player_game(service: GameService) -> GameState:
     """A group game with Alice (seat 0, to move) and Bob (seat 1)."""
     game = await service.new_game(GROUP, ALICE, join_as="Alice")
     return await service.join(game.id, BOB, "Bob")
+
+
+async def melded(service: GameService, game_id: int, *users: int) -> GameState:
+    """Set-up only: these players have made their initial meld (as if they had played it earlier), so a test of
+    something else need not play openings first; a group's game otherwise records a meld only by a play."""
+    from sqlalchemy import update
+
+    from bot.storage.models import Game, Player
+
+    async with service.db.writes() as session, session.begin():
+        await session.execute(
+            update(Player).where(Player.game_id == game_id, Player.user_id.in_(users)).values(melded=True)
+        )
+        await session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
+    return await service.game(game_id)
+
+
+async def empty_pool(service: GameService, game_id: int, user_id: int) -> GameState:
+    """Set-up only: ``user_id``'s rack takes every tile still in the pool (their known tiles kept, the tiles
+    nobody's rack names added), so the pool is empty and a turn without a play is a pass."""
+    from collections import Counter
+
+    state = await service.game(game_id)
+    me = state.player(user_id)
+    assert me is not None
+    rules = state.rules
+    free = Counter({t: rules.copies_of(t) for t in (*rules.tiles(), Tile())})
+    free -= Counter(t for s in state.table for t in s.tiles)
+    for p in state.active_players:
+        free -= Counter(p.rack)
+    extra = sorted(free.elements(), key=lambda t: (t.is_joker, str(t.colour), t.number))[: state.pool + me.unknown]
+    after = (await service.set_rack(game_id, user_id, [*me.rack, *extra])).state
+    assert after.pool == 0
+    return after

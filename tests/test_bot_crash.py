@@ -98,10 +98,10 @@ async def crash_run(tmp_path: Path, url: str) -> None:
             )
             # every draw the bot answered is in the rack it named (no answer about a change that was lost)
             for user in PLAYERS:
-                answered = [c.text for c in fake.sent(user.id) if c.text.startswith("Drew ")]
+                answered = [c.text for c in fake.sent(user.id) if c.text.startswith("You drew ")]
                 assert answered, "the bot answered draws"
                 for text in answered:
-                    drawn = text.split(".")[0].removeprefix("Drew ")
+                    drawn = text.split(".")[0].removeprefix("You drew ")
                     assert drawn in DRAWS
         finally:
             bot.send_signal(signal.SIGTERM)

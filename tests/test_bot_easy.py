@@ -264,8 +264,13 @@ async def test_the_tile_keyboard_draws_and_refuses_a_third_copy(tmp_path: Path) 
         alert = await s.fake.call("answerCallbackQuery", mark)
         assert alert.params["text"] == keyboard.NOT_YOURS and alert.params.get("show_alert") is True
         assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("7B")
-        done = await _key(s, board, "Done")
-        assert done.params["text"].startswith("Drew 7B.\nYour rack (2 tiles): 7B 7B")
+        # Done draws as /draw 7B would: the answer says the tile and the rack; the keyboard keeps the tiles, no keys
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, board, "Done")
+        drew = await s.fake.reply(ALICE.id, mark, ("sendMessage",))
+        assert drew.text.startswith("You drew 7B.\nYour rack (2 tiles): 7B 7B")
+        closed = await s.fake.call("editMessageText", mark)
+        assert closed.text.endswith("Drawn (1): 7B") and not closed.buttons
         assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("7B 7B")
 
 

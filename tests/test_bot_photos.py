@@ -1,7 +1,7 @@
 """End to end, photos of tiles: a real held-out photo in, the tiles and buttons out, stored only on a tap.
 
-The photos are two of the held-out real photos (``tests/test_vision_photos.HELD_OUT``), read in place from
-``../shared/photos``. What the bot must say is what the shipped reader reads from the same bytes, so these
+The photos are two of the held-out real photos (``tests/test_vision_photos.HELD_OUT``), kept in
+``tests/data/photos``. What the bot must say is what the shipped reader reads from the same bytes, so these
 tests check the chat, not the reader's accuracy (``test_vision_photos`` floors that).
 """
 
@@ -20,13 +20,13 @@ from solver import STANDARD
 from solver.notation import format_table, format_tiles, parse_tiles
 from tests.bot_support import ALICE, BOB, CAROL, Session, rack_of, session, tie_private_chat
 from tests.fake_bot_api import Call, Chat, User, private
+from tests.files import PHOTOS
 from tests.test_bot_group import GROUP, new_game_with_two
 from tests.test_bot_shared_table import melded_pair
 from tests.test_vision_photos import HELD_OUT
 from vision import PhotoReading, read_photo
-from vision.training.photos import PHOTOS
 
-IMAGES = PHOTOS / "train" / "images"
+IMAGES = PHOTOS / "images"
 TABLE_PHOTO = IMAGES / "rummy-14_jpeg.rf.cc87802cd19904d7e0b81192ef85f69c.jpg"  # five sets on wood, 640x480
 RACK_PHOTO = IMAGES / "rummy4-89_jpeg.rf.72ff6773825f81da08ca23d3d5455f42.jpg"  # loose tiles, 640x480
 
@@ -159,8 +159,8 @@ async def test_tiles_i_drew_go_onto_the_rack(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         await s.ask(ALICE, "/rack 1R 2R")
         answer = await send_photo(s, ALICE, RACK_PHOTO)
-        done = await s.tap(ALICE, answer, words.DRAWN)
-        assert done.text.startswith(f"Drew {format_tiles(reading.tiles, STANDARD)}.")
+        done = await s.tap(ALICE, answer, words.DRAWN)  # as /draw with the tiles would: "You drew …"
+        assert done.text.startswith(f"You drew {format_tiles(reading.tiles, STANDARD)}.\nYour rack (")
         expected = sorted([*reading.tiles, *parse_tiles("1R 2R", STANDARD)], key=STANDARD.tile_key)
         assert rack_of(await s.player(ALICE.id, ALICE)) == [str(t) for t in expected]
 
@@ -238,23 +238,44 @@ async def test_a_group_table_photo_is_proposed_and_a_player_confirms_it(tmp_path
         assert await s.service.count_events(game.id) == before + 1
 
 
-async def test_a_group_photo_with_new_tiles_is_a_play_by_the_player_who_taps(tmp_path: Path) -> None:
+async def test_a_group_photo_after_a_turn_proposes_the_turn_players_play(tmp_path: Path) -> None:
+    """No caption needed: the photo shows the table as recorded and new tiles, so it is the play of the player
+    whose turn it is, once a player confirms it; the same photo again is the table as it is."""
     reading = reading_of(TABLE_PHOTO)
     assert reading.sets and len(reading.sets) >= 2
     async with session(tmp_path) as s:
         await melded_pair(s)  # Alice to play
         await s.ask(ALICE, f"/table {format_table(reading.sets[:-1])}", GROUP)
-        proposed = await send_photo(s, BOB, TABLE_PHOTO, GROUP, caption="/table")
-        played = await s.tap(ALICE, proposed, words.TABLE, GROUP.id)
         last = reading.sets[-1]
+        proposed = await send_photo(s, BOB, TABLE_PHOTO, GROUP)
+        assert proposed.text == f"Alice played {format_tiles(last.tiles, STANDARD)}?"
+        assert [b["text"] for b in proposed.buttons] == ["Yes, Alice played it", words.FIX, "Neither"]
+        played = await s.tap(ALICE, proposed, "Yes, Alice played it", GROUP.id)
         assert played.method == "sendPhoto"
         assert played.text.startswith(f"Alice put down {last} ({len(last)} tiles")
         state = await s.service.active_game(GROUP.id)
-        assert format_table(state.table) == format_table(reading.sets)
+        assert sorted(map(str, state.table)) == sorted(map(str, reading.sets))
         assert state.turn == BOB.id
         mark = s.fake.mark()
-        s.fake.tap(ALICE, proposed, words.TABLE)
+        s.fake.tap(ALICE, proposed, "Yes, Alice played it")
         assert "already answered" in (await alert_after(s, mark)).params["text"]
+        same = await send_photo(s, BOB, TABLE_PHOTO, GROUP)
+        assert same.text == "That is the table as I have it."
+
+
+async def test_a_group_photo_that_loses_tiles_is_offered_as_a_correction_only(tmp_path: Path) -> None:
+    reading = reading_of(TABLE_PHOTO)
+    assert reading.sets
+    async with session(tmp_path) as s:
+        await melded_pair(s)
+        await s.ask(ALICE, f"/table {format_table(reading.sets)} | 11B 12B 13B", GROUP)
+        proposed = await send_photo(s, BOB, TABLE_PHOTO, GROUP)
+        assert proposed.text == "This photo shows a table without 11B 12B 13B of the table as I have it. " \
+            "Correct the table to it?"
+        assert [b["text"] for b in proposed.buttons] == [words.FIX, "Neither"]
+        fixed = await s.tap(ALICE, proposed, words.FIX, GROUP.id)
+        assert fixed.text.startswith("Table corrected: ")
+        assert format_table((await s.service.active_game(GROUP.id)).table) == format_table(reading.sets)
 
 
 async def test_a_photo_in_a_private_chat_tied_to_a_group_sets_the_groups_table(tmp_path: Path) -> None:
@@ -279,10 +300,15 @@ async def test_a_group_photo_keeps_every_tile_on_the_table_unless_captioned_fix(
     async with session(tmp_path) as s:
         await new_game_with_two(s)
         await s.ask(ALICE, "/table 11B 12B 13B", GROUP)  # not in the photo
+        # a photo that lost tiles of the table is never the table as it is: offered as a correction only
         proposed = await send_photo(s, BOB, TABLE_PHOTO, GROUP, caption="/table")
+        assert proposed.text == (
+            "This photo shows a table without 11B 12B 13B of the table as I have it. Correct the table to it?"
+        )
+        assert [b["text"] for b in proposed.buttons] == [words.FIX, words.NEITHER]
         mark = s.fake.mark()
-        s.fake.tap(ALICE, proposed, words.TABLE)
-        assert "lacks 11B 12B 13B" in (await alert_after(s, mark)).params["text"]
+        s.fake.tap(ALICE, proposed, words.NEITHER)
+        await s.fake.call("answerCallbackQuery", mark)
         assert [str(x) for x in (await s.service.active_game(GROUP.id)).table] == ["11B 12B 13B"]
 
         fixed = await send_photo(s, BOB, TABLE_PHOTO, GROUP, caption="/table fix")
@@ -299,11 +325,16 @@ async def test_in_a_group_only_photos_for_the_bot_are_read(tmp_path: Path) -> No
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         mark = s.fake.mark()
-        s.fake.send_photo(BOB, sizes_of(TABLE_PHOTO), GROUP, caption="our holiday")
+        s.fake.send_photo(CAROL, sizes_of(TABLE_PHOTO), GROUP, caption="our holiday")  # not a player
         s.fake.send_photo(BOB, sizes_of(TABLE_PHOTO), GROUP, caption="/table@another_bot")
         rules = await s.ask(BOB, "/rules", GROUP)  # one chat's updates are handled in order
         assert s.fake.sent(GROUP.id, mark) == [rules]
         assert not s.fake.fetched
+        # a player's photo of nothing like tiles is read, and nothing is said
+        mark = s.fake.mark()
+        s.fake.send_photo(BOB, [(640, 480, picture((640, 480)))], GROUP, caption="our holiday")
+        rules = await s.ask(BOB, "/rules", GROUP)
+        assert s.fake.sent(GROUP.id, mark) == [rules] and len(s.fake.fetched) == 1
 
         # a photo replying to the bot is for the bot
         quoted = s.fake.messages[(GROUP.id, created.message_id)]

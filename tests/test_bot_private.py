@@ -24,7 +24,8 @@ async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_pa
         assert photo.photo is not None and photo.photo.startswith(PNG)
         width, height = png_size(photo.photo)
         assert width >= 200 and height >= 100
-        assert photo.text.startswith("Best play (most tiles): 5 tiles, 49 points: 3R 4R 5R J | 7B\n")
+        # points are what the table counts: the joker as the 9R it stands for
+        assert photo.text.startswith("Best play (most tiles): 5 tiles, 28 points: 3R 4R 5R J | 7B\n")
         assert "\n1. " in photo.text and "\n2. " in photo.text
         assert photo.text.endswith("Rack left: 11K")
         assert photo.button("I played this")["callback_data"].startswith("p:")
@@ -45,10 +46,12 @@ async def test_played_this_applies_the_shown_play_and_other_objective_solves_aga
         assert points.method == "sendMessage" and points.text.startswith("The play with the most points is the same")
 
         done = await s.tap(ALICE, tiles_first, "I played this")
-        assert done.text.startswith("Played ")
-        me = await s.player(ALICE.id, ALICE)
-        assert rack_of(me) == []
-        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        assert done.text == "Played 3R 4R 5R | 7B | J 11K 12K 13K.\nAlice has no tile left: Alice wins!"
+        # her last tile went down: going out ends her game
+        assert await s.service.find_active_game(ALICE.id) is None
+        state = await s.service.newest_game(ALICE.id)
+        me = state.player(ALICE.id)
+        assert me is not None and rack_of(me) == [] and state.winner == ALICE.id
         assert sum(len(x) for x in state.table) == 6 + 8
         # the photo's buttons are gone, and a second tap changes nothing
         assert any(c.method == "editMessageReplyMarkup" for c in s.fake.calls)
@@ -56,8 +59,26 @@ async def test_played_this_applies_the_shown_play_and_other_objective_solves_aga
         mark = s.fake.mark()
         s.fake.tap(ALICE, tiles_first, "I played this")
         alert = await s.fake.call("answerCallbackQuery", mark)
+        assert alert.params.get("show_alert") is True and "this game has ended" in alert.params["text"].lower()
+        assert await s.service.count_events(state.id) == before
+
+
+async def test_a_second_tap_on_a_play_already_made_says_the_table_changed(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R 11K")
+        await s.ask(ALICE, "/table 6R 7R 8R")
+        await s.ask(ALICE, "/meld")
+        shown = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
+        done = await s.tap(ALICE, shown, "I played this")
+        assert done.text == "Played 3R 4R 5R.\nYour rack (1 tile): 11K"
+        state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
+        before = await s.service.count_events(state.id)
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, shown, "I played this")
+        alert = await s.fake.call("answerCallbackQuery", mark)
         assert alert.params.get("show_alert") is True and "changed" in alert.params["text"]
         assert await s.service.count_events(state.id) == before
+        assert rack_of(await s.player(ALICE.id, ALICE)) == ["11K"]
 
 
 async def test_plain_text_rack_and_table_lines_set_both_and_solve_at_once(tmp_path: Path) -> None:
@@ -100,7 +121,7 @@ async def test_bad_notation_is_answered_in_one_short_message_and_changes_nothing
             ("/table 6R 7R 9R", ["do not make a table"]),
             ("rack: 1R 2R\ntable: 5B 6B | 1K 2K 3K", ["set 1"]),
             ("rack: 1R 2R 13R 13R 13R\ntable: 1K 2K 3K", ["13R"]),
-            ("/play 11K 12K", ["set"]),
+            ("/play 11K 12K", ["lacks 11K 12K"]),
             ("3R 4R 15B", ["15B"]),
             ("/new meld=lots", ["meld", "whole number"]),
         ]:

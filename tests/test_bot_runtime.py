@@ -27,6 +27,7 @@ import bot.telegram.runtime.turns as turns
 import bot.telegram.runtime.work as work
 from bot.run import NO_TOKEN, REFUSED_TOKEN, RedactSecret, configure_logging
 from bot.telegram.app import build_application
+from bot.telegram.runtime.link import Patient
 from bot.telegram.runtime.pacing import SharedPace
 from bot.telegram.runtime.uploads import whole_body
 from bot.telegram.words import commands
@@ -36,10 +37,10 @@ from solver.solution import Objective, Solution
 from solver.solve import solve as real_solve
 from solver.tiles import Tile
 from tests.bot_support import ALICE, BOB, PNG, database, deps_of, rack_of, session, settings_for, tiles
-from tests.fake_bot_api import TOKEN, FakeBotApi, User
+from tests.fake_bot_api import TOKEN, FakeBotApi, Spec, User
+from tests.files import POSITIONS, SPEC
 
 ROOT = Path(__file__).resolve().parent.parent
-POSITIONS = ROOT.parent / "shared" / "bench" / "positions.json"
 
 
 def position_message(p: dict[str, Any]) -> str:
@@ -226,7 +227,9 @@ async def test_the_bot_uses_flood_limits_and_whole_uploads_by_default(tmp_path: 
     fake = FakeBotApi()
     application = build_application(settings_for(fake, await database(tmp_path)), warm_up=False)
     try:
-        limiter = application.bot.rate_limiter
+        patient = application.bot.rate_limiter
+        assert isinstance(patient, Patient) and patient.link is deps_of(application).telegram  # through outages
+        limiter = patient.inner
         assert isinstance(limiter, SharedPace) and limiter.db is not None and limiter.limits.group is not None
         request = application.bot.request
         assert isinstance(request, HTTPXRequest) and request._client.event_hooks["request"] == [whole_body]
@@ -417,10 +420,14 @@ async def test_the_fake_refuses_requests_that_break_the_spec() -> None:
         await fake.stop()
 
 
-def test_the_fake_reads_the_spec_in_place() -> None:
-    spec_path = ROOT.parent / "shared" / "telegram" / "bot-api-10.1.json"
-    assert spec_path.exists()
-    assert not any(ROOT.rglob("bot-api-*.json")), "the spec is read from ../shared, never copied into the repo"
+def test_the_fake_reads_the_spec_kept_in_the_repo_with_its_licence() -> None:
+    """A clone tests itself: the spec is in ``tests/data``, one copy only, under MIT with the LICENSE beside it."""
+    assert SPEC.is_relative_to(ROOT / "tests" / "data")
+    assert Spec().version == "Bot API 10.1"
+    copies = [p for p in ROOT.rglob("bot-api-*.json") if not p.relative_to(ROOT).parts[0].startswith(".")]
+    assert copies == [SPEC], "one copy of the spec, the one the fake reads"
+    licence = (SPEC.parent / "LICENSE").read_text()
+    assert licence.startswith("MIT License") and "Paul Larsen" in licence
 
 
 def test_objective_codes_round_trip() -> None:

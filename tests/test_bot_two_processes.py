@@ -100,7 +100,7 @@ async def test_two_webhook_processes_on_one_postgres_behave_as_one(tmp_path: Pat
                 fake.send(user, "/status")
             for user in PLAYERS:
                 answers = await fake.replies(user.id, marks[user.id], len(DRAWS) + 1, timeout=60)
-                assert [a.text.split(".")[0] for a in answers[:-1]] == [f"Drew {t}" for t in DRAWS]
+                assert [a.text.split(".")[0] for a in answers[:-1]] == [f"You drew {t}" for t in DRAWS]
                 assert f"Your rack ({3 + len(DRAWS)} tiles)" in answers[-1].text
                 assert sorted(await rack(pg_url, user)) == sorted(["10R", "11R", "12R", *DRAWS])
 

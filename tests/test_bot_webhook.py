@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from pydantic import SecretStr
 
 from bot.run import configure_logging
 from bot.settings import Settings
+from bot.storage.inbox import Delivered, Inbox
 from bot.telegram.runtime.serving import Webhook, webhook_of
 from bot.telegram.runtime.webhook import MOST_BODY, derived_secret
 from tests.bot_support import ALICE, Session, database, fake_api, rack_of, running_bot
@@ -108,3 +110,37 @@ async def test_the_webhook_secret_is_never_logged_even_at_debug(
         root.setLevel(level)
         for name in ("bot", "httpx", "httpcore"):
             logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+async def test_a_post_the_database_cannot_store_is_answered_503_and_taken_when_telegram_posts_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With the database away an update is not confirmed: Telegram hears 503, posts it again, and it is handled
+    once the database takes it; GET beside the webhook says the bot's health."""
+    refusals = 3
+    keep = Inbox.keep
+
+    async def away(self: Inbox, updates: Sequence[Delivered]) -> set[int]:
+        nonlocal refusals
+        if refusals:
+            refusals -= 1
+            raise ConnectionRefusedError(111, "Connect call failed")
+        return await keep(self, updates)
+
+    url, webhook = await database(tmp_path), hook()
+    async with fake_api() as fake, running_bot(fake, url, webhook=webhook) as app:
+        s = Session(fake, app, url)
+        monkeypatch.setattr(Inbox, "keep", away)
+        answer = await s.ask(ALICE, "/rack 3R 4R 5R 9B")
+        assert "3R 4R 5R 9B" in answer.text and refusals == 0
+        assert len(fake.delivered) == 1 and not fake.undelivered
+        async with httpx.AsyncClient() as client:
+            health = await client.get(f"http://127.0.0.1:{webhook.port}/health")
+            refused = await client.post(f"http://127.0.0.1:{webhook.port}/health", json={})
+        assert health.status_code == 200 and refused.status_code == 405
+        assert health.text.startswith("healthy: the database answers; last update handled 20"), health.text
+        assert health.text.endswith("; 0 waiting\n") and TOKEN not in health.text
+    answered = [
+        r.getMessage() for r in caplog.records if r.name == "tornado.access" and "/telegram/hook" in r.getMessage()
+    ]
+    assert [line.split()[0] for line in answered] == ["503", "503", "503"]  # refused unstored, never an error

@@ -53,7 +53,10 @@ async def test_a_tied_chat_says_when_the_groups_game_is_over(tmp_path: Path) -> 
         await tie_private_chat(s, created, ALICE, "1R 2R")
         await s.ask(BOB, "/table 10K 11K 12K", GROUP)
         asked = await s.ask(ALICE, "/end", GROUP)
-        await s.tap(ALICE, asked, "End the game", GROUP.id)
+        stopped = await s.tap(ALICE, asked, "Stop the game", GROUP.id)
+        await s.tap(ALICE, stopped, "My rack as you have it", GROUP.id)
+        scored = await s.ask(BOB, "/left 4K 5K", GROUP)  # the last rack told: the game is over and scored
+        assert "Game over. Alice wins." in scored.text
         mark = s.fake.mark()
         s.fake.send(ALICE, "/rack 5B")
         said = await s.fake.replies(ALICE.id, mark, 2)
@@ -89,5 +92,23 @@ async def test_i_played_this_out_of_turn_asks_before_recording(tmp_path: Path) -
         mark = s.fake.mark()
         s.fake.tap(BOB, asked, "Yes, I played it")
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
-        assert "Turn passed over: Alice." in posted.text and posted.text.endswith("Alice to play.")
+        assert posted.text == (
+            "Bob put down 10R 11R 12R (3 tiles, 33 points). Turn passed over: Alice. Alice to play. "
+            "88 tiles in the pool."
+        )
         assert rack_of(await s.player(GROUP.id, BOB)) == ["4K"]
+
+
+async def test_a_draw_told_in_private_out_of_turn_asks_before_recording(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await tie_private_chat(s, created, BOB, "10R 11R 12R 4K")
+        asked = await s.ask(BOB, "/draw 7K")  # on Alice's turn
+        assert asked.text == "Family: It is Alice's turn. Record your draw anyway? Alice's turn is passed over."
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("10R 11R 12R 4K")  # nothing yet
+        mark = s.fake.mark()
+        s.fake.tap(BOB, asked, "Yes, I drew")
+        posted = await s.fake.reply(GROUP.id, mark)
+        assert posted.text == "Bob drew a tile. Turn passed over: Alice. Alice to play. 87 tiles in the pool."
+        assert "7K" not in posted.text  # the group never reads the tile
+        assert rack_of(await s.player(GROUP.id, BOB)) == tiles("10R 11R 12R 4K 7K")

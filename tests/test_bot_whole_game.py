@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot_support import ALICE, BOB, CAROL, Session, rack_of, session, tiles
+from tests.bot_support import ALICE, BOB, CAROL, Session, melded, rack_of, session
 from tests.fake_bot_api import Call, Chat, User
 
 GROUP = Chat(-100111, "group", "Family")
@@ -125,6 +125,11 @@ async def test_a_draw_ends_the_turn_in_one_tap_and_the_tile_is_named_in_private(
         # the group's button under the turn line is the next player's draw
         tapped = await s.tap(BOB, drew_, "I drew", GROUP.id)
         assert tapped.text == "Bob drew a tile. Carol to play. 98 tiles in the pool."
+        mark = s.fake.mark()
+        s.fake.tap(BOB, drew_, "I drew")  # the same button again: its turn is over, nothing is drawn
+        again = await s.fake.call("answerCallbackQuery", mark)
+        assert "earlier turn" in again.params["text"]
+        assert (await s.service.active_game(GROUP.id)).pool == 98
         # a draw told in private with its tile: the turn and the tile at once, the group hears the turn
         mark = s.fake.mark()
         mine = await s.ask(CAROL, "/draw 11O")
@@ -151,9 +156,10 @@ async def test_a_play_in_two_messages_is_one_turn(tmp_path: Path) -> None:
 async def test_going_out_ends_the_game_and_it_is_scored_by_the_box(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await family(s, (ALICE, "10R 11R 12R"), (BOB, "5B J"), (CAROL, "13K 2O"))
-        mark = s.fake.mark()
         out = await play(s, ALICE, "10R 11R 12R")
-        assert out.text.startswith("Alice put down 10R 11R 12R (3 tiles, 33 points). Alice has no tile left: Alice wins!")
+        assert out.text.startswith(
+            "Alice put down 10R 11R 12R (3 tiles, 33 points). Alice has no tile left: Alice wins!"
+        )
         assert "Bob, Carol: tell me the tiles left on your rack" in out.text
         late = await drew(s, BOB)
         assert late.text.startswith("This game is over: tell me the tiles left on your rack")
@@ -177,3 +183,35 @@ async def test_going_out_ends_the_game_and_it_is_scored_by_the_box(tmp_path: Pat
         game = await s.service.active_game(GROUP.id)
         assert [p.name for p in game.active_players] == ["Bob", "Carol", "Alice"] and game.pool == 106 - 42
         assert created.text  # the first game's buttons are the old game's
+
+
+async def test_a_set_keeps_its_number_from_turn_to_turn_in_the_group_and_in_private(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await family(s, (ALICE, "9B 1K 2K"), (BOB, "10B 12O"), table="1R 2R 3R | 5O 6O 7O | 6B 7B 8B | 4K 5K 6K")
+        await melded(s, GROUP.id, ALICE, BOB)
+        await play(s, ALICE, "6B 7B 8B 9B")  # set 3 grew
+        game = await s.service.active_game(GROUP.id)
+        numbered = dict(zip(map(str, game.table), game.numbers, strict=True))
+        assert numbered["6B 7B 8B 9B"] == 3 and numbered["4K 5K 6K"] == 4
+        # Bob's private answer names set 3 as the group's picture numbers it
+        answer = await s.ask(BOB, "/solve", methods=("sendPhoto",))
+        assert "set 3" in answer.text and "10B" in answer.text
+        mark = s.fake.mark()
+        s.fake.tap(BOB, answer, "I played this")
+        await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        game = await s.service.active_game(GROUP.id)
+        numbered = dict(zip(map(str, game.table), game.numbers, strict=True))
+        assert numbered["6B 7B 8B 9B 10B"] == 3 and numbered["1R 2R 3R"] == 1 and numbered["4K 5K 6K"] == 4
+
+
+async def test_a_stale_suggestion_is_said_stale_before_anything_is_asked(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await family(s, (ALICE, "10R 11R 12R 1K"), (BOB, "10B 11B 12B 2K"))
+        await melded(s, GROUP.id, ALICE, BOB)
+        answer = await s.ask(BOB, "/solve", methods=("sendPhoto",))  # on Alice's turn
+        await play(s, ALICE, "10R 11R 12R")  # the table changes
+        mark = s.fake.mark()
+        s.fake.tap(BOB, answer, "I played this")
+        alert = await s.fake.call("answerCallbackQuery", mark)
+        assert "changed since this suggestion" in alert.params["text"]
+        assert not s.fake.sent(BOB.id, mark)  # no "It is Alice's turn… record anyway?" question first

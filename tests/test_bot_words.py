@@ -20,8 +20,8 @@ async def test_rules_of_the_boxed_game_read_as_a_sentence(tmp_path: Path) -> Non
         rules = await s.ask(ALICE, "/rules")
         assert rules.text.startswith(
             "Standard rules: numbers 1 to 13 in four colours (red, blue, black and orange); two copies of each; "
-            "2 jokers; sets of at least 3 tiles; a first play (initial meld) of at least 30 points from your own "
-            "rack; a joker counts 30 points."
+            "2 jokers; 14 tiles each to begin; sets of at least 3 tiles; a first play (initial meld) of at least 30 "
+            "points from your own rack; a joker counts 30 points."
         )
         assert "smallest_set" not in rules.text and "=" not in rules.text.splitlines()[0]
 
@@ -73,9 +73,9 @@ async def test_the_other_objective_finding_another_play_sends_it(tmp_path: Path)
         await s.ask(ALICE, "/rack J 1R 2R 4R 13B 13K")
         await s.ask(ALICE, "/meld")
         tiles = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
-        assert tiles.text.startswith("Best play (most tiles): 4 tiles, 37 points")
+        assert tiles.text.startswith("Best play (most tiles): 4 tiles, 10 points")  # the joker as the 3R it is
         points = await s.tap(ALICE, tiles, "Most points instead")
-        assert points.method == "sendPhoto" and points.text.startswith("Best play (most points): 3 tiles, 56 points")
+        assert points.method == "sendPhoto" and points.text.startswith("Best play (most points): 3 tiles, 39 points")
         back = await s.tap(ALICE, points, "Most tiles instead")  # the same as the first answer, but not the last
         assert back.method == "sendPhoto" and back.text == tiles.text
 

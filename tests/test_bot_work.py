@@ -26,7 +26,7 @@ def test_a_recorded_play_marks_exactly_the_tiles_put_down_and_the_tiles_moved() 
     moved = [str(t) for t, m in pairs if m is Mark.MOVED]
     assert moved == ["7R"]  # from set 2 into the new run
     assert shown.kept_from[:3] == (0, 1, 2)
-    assert shown.points_placed == 5 + 9 + 7 + 4 + 8 + 30  # a joker leaving the rack is worth its penalty
+    assert shown.points_placed == 5 + 9 + 7 + 4 + 8 + 9  # the joker as the 9R it stands for
     assert shown.rack_left == ()  # a group picture never shows a rack
 
 

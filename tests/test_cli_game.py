@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from tests.bot_support import ALICE, BOB, CAROL, Session, session, tie_private_chat
+from tests.bot_support import ALICE, BOB, CAROL, Session, melded, session, tie_private_chat
 from tests.fake_bot_api import Chat
 
 GROUP = Chat(-100111, "group", "Family")
@@ -22,15 +22,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 async def group_game(s: Session) -> None:
     """Alice has a private game of her own; then in the group she starts a game, Bob joins by tapping Join,
-    the table is set, both tie their private chats and set racks there, and Bob plays in the group."""
+    the table is set, both tie their private chats and set racks there (Alice has made her opening before),
+    Alice draws a tile in the group (not yet named) and Bob plays in the group."""
     await s.ask(ALICE, "/rack 1K 2K")  # her private chat's own game
     created = await s.ask(ALICE, "/new", GROUP)
     joined = await s.tap(BOB, created, "Join", GROUP.id)
     assert "Bob joined" in joined.text
     await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R", GROUP)
-    await tie_private_chat(s, created, ALICE, "3R 4R 5R 11K J", meld=True)
+    await tie_private_chat(s, created, ALICE, "3R 4R 5R 11K J")
+    await melded(s, GROUP.id, ALICE)  # set-up: no event (a group's opening is a play)
     await tie_private_chat(s, created, BOB, "10B 11B 12B 9K")
-    await s.ask(ALICE, "/pass", GROUP)
+    drew = await s.ask(ALICE, "/draw", GROUP)
+    assert drew.text.startswith("Alice drew a tile. Bob to play.")
     played = await s.ask(BOB, "/play 10B 11B 12B", GROUP)
     assert played.text.startswith("Bob put down 10B 11B 12B")
 
@@ -48,8 +51,8 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         await group_game(s)
         game = await s.service.active_game(GROUP.id)
         changes = await s.service.count_events(game.id)
-        # started, Alice seated, Bob joined, the table, Alice's pass, two racks, Alice's meld, Bob's play
-        assert changes == 9
+        # started, Alice seated, Bob joined, the table, two racks, Alice's draw, Bob's play
+        assert changes == 8
         url = s.database_url
         # the command runs its own event loop, as from the terminal: in a thread beside the bot's
         code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
@@ -66,19 +69,39 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
                 "smallest_set": 3,
                 "initial_meld": 30,
                 "joker_value": 30,
+                "deal": 14,
             },
             "table": ["6R 7R 8R", "7R 7K 7O", "10B 11B 12B"],
+            "set_numbers": [1, 2, 3],
             "turn": ALICE.id,
+            "pool": 106 - 9 - 6 - 1,  # the deck less the table and both racks' counts
+            "adding": BOB.id,  # Bob may still add to his play until Alice acts
+            "passes": 0,
+            "finish": None,
+            "winner": None,
             "players": [
                 {
                     "user_id": ALICE.id,
                     "name": "Alice",
                     "rack": ["3R", "4R", "5R", "11K", "J"],
-                    "rack_size": 5,
+                    "rack_size": 6,  # and the tile she drew, not yet named
+                    "unnamed": 1,
                     "melded": True,
+                    "declared": False,
+                    "score": None,
                 },
-                {"user_id": BOB.id, "name": "Bob", "rack": ["9K"], "rack_size": 1, "melded": True},
+                {
+                    "user_id": BOB.id,
+                    "name": "Bob",
+                    "rack": ["9K"],
+                    "rack_size": 1,
+                    "unnamed": 0,
+                    "melded": True,
+                    "declared": False,
+                    "score": None,
+                },
             ],
+            "totals": [],
             "changes": changes,
         }
         assert "tied_to" not in shown  # a group is tied to nothing
@@ -87,10 +110,11 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         assert (code, err) == (0, "")
         assert out.splitlines() == [
             f"Game {game.id} in chat {GROUP.id}: open, {changes} changes",
-            "Rules: numbers=1-13 colours=RBKO copies=2 jokers=2 smallest_set=3 meld=30 joker_value=30",
-            "Table: 6R 7R 8R | 7R 7K 7O | 10B 11B 12B",
+            "Rules: numbers=1-13 colours=RBKO copies=2 jokers=2 smallest_set=3 meld=30 joker_value=30 deal=14",
+            "Table: 1: 6R 7R 8R | 2: 7R 7K 7O | 3: 10B 11B 12B",
+            "Pool: 90 tiles",
             "Players:",
-            f"  1. Alice ({ALICE.id}): 5 tiles, melded: 3R 4R 5R 11K J  <- to play",
+            f"  1. Alice ({ALICE.id}): 6 tiles, melded: 3R 4R 5R 11K J and 1 unknown  <- to play",
             f"  2. Bob ({BOB.id}): 1 tile, melded: 9K",
         ]
 
@@ -107,16 +131,44 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
         code, out, err = await asyncio.to_thread(cli, capsys, "game", str(BOB.id), "--url", url)
         assert (code, out) == (1, "") and err == f"python -m bot game: chat {BOB.id} has no game\n"
 
-        # the end: the newest ended game is still the chat's current game
-        await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "End the game", GROUP.id)
+        # the end: stopped, the game is still open and waits for the racks
+        await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "Stop the game", GROUP.id)
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
+        stopped = json.loads(out)
+        assert (stopped["status"], stopped["finish"], stopped["turn"], stopped["adding"]) == (
+            "open",
+            "stopped",
+            None,
+            None,
+        )
+        assert stopped["changes"] == changes + 1
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--url", url)
+        assert "Pool: 90 tiles; stopped, racks told for the score" in out.splitlines()
+        # each rack told: the last one scores the game, which is still the chat's current game once ended
+        await s.ask(ALICE, "/left 3R 4R 5R 11K J 7B", GROUP)
+        await s.ask(BOB, "/left 9K", GROUP)
         code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
         ended = json.loads(out)
-        assert ended["status"] == "ended" and ended["changes"] == changes + 1
-        # a new game takes over from the ended one
+        assert (ended["status"], ended["finish"], ended["winner"]) == ("ended", "stopped", BOB.id)
+        assert ended["changes"] == changes + 3
+        assert [(p["name"], p["declared"], p["score"], p["unnamed"]) for p in ended["players"]] == [
+            ("Alice", True, -60, 0),
+            ("Bob", True, 60, 0),
+        ]
+        bob_total = {"user_id": BOB.id, "name": "Bob", "points": 60, "games": 1, "won": 1}
+        alice_total = {"user_id": ALICE.id, "name": "Alice", "points": -60, "games": 1, "won": 0}
+        assert ended["totals"] == [bob_total, alice_total]
+        code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--url", url)
+        lines = out.splitlines()
+        assert f"  1. Alice ({ALICE.id}): 6 tiles, melded, scored -60: 3R 4R 5R 7B 11K J" in lines
+        assert lines[-1] == "Totals: Bob +60 (1 won), Alice -60 (0 won)"
+        # a new game takes over from the ended one; the chat's totals stay
         await s.ask(CAROL, "/new", GROUP)
         code, out, err = await asyncio.to_thread(cli, capsys, "game", str(GROUP.id), "--json", "--url", url)
         newer = json.loads(out)
         assert newer["status"] == "open" and newer["table"] == [] and [p["name"] for p in newer["players"]] == ["Carol"]
+        assert newer["pool"] == 106 - 14 and newer["set_numbers"] == [] and newer["finish"] is None
+        assert newer["totals"] == [bob_total, alice_total]
 
 
 async def test_a_real_process_reads_database_url_from_the_environment(tmp_path: Path) -> None:
@@ -136,7 +188,8 @@ async def test_a_real_process_reads_database_url_from_the_environment(tmp_path: 
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["chat_id"] == GROUP.id and shown["turn"] == ALICE.id
-    assert [p["rack_size"] for p in shown["players"]] == [5, 1]
+    assert [p["rack_size"] for p in shown["players"]] == [6, 1] and shown["pool"] == 90
+    assert [p["unnamed"] for p in shown["players"]] == [1, 0] and shown["set_numbers"] == [1, 2, 3]
 
     missing = subprocess.run(
         [sys.executable, "-m", "bot", "game", "-999"],

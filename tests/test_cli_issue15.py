@@ -38,7 +38,7 @@ def test_most_points_plays_beside_a_table_joker() -> None:
 
 def test_the_table_joker_cannot_be_read_again_for_points() -> None:
     a = answer("--rack", "J 10B 11B", "--table", "J 5R 6R", "--objective", "points")
-    assert a["points_placed"] == 10 + 11 + 30  # what left the rack, the rack's joker at 30
+    assert a["points_placed"] == 10 + 11 + 12  # the rack's joker as the 12B it stands for; the table's counts nothing
     assert a["kept_sets"] == 1 and ["J", "5R", "6R"] in a["table"]
 
 

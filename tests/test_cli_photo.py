@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vision.training.photos import PHOTOS
+from tests.files import PHOTOS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: a held-out table photo (fold 0): five sets on a wooden table
-TABLE = next((PHOTOS / "train" / "images").glob("rummy-14_*.jpg"))
+TABLE = next((PHOTOS / "images").glob("rummy-14_*.jpg"))
 
 
 def photo(*args: str) -> subprocess.CompletedProcess[str]:

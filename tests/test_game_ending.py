@@ -53,7 +53,8 @@ def test_closing_a_game_scores_the_racks_told_or_known_and_none_for_the_others()
 
 def test_a_game_of_one_is_closed_at_once() -> None:
     alone = game(players=(ALICE,), chat_id=ALICE, racks={ALICE: "1R"})
-    assert stop(alone, ALICE, NOW).status is GameStatus.ENDED
+    closed = stop(alone, ALICE, NOW)
+    assert closed.status is GameStatus.ENDED and scores(closed) == () and broken(closed) == []
 
 
 def test_a_rack_told_at_the_end_may_not_hold_more_than_the_deck() -> None:
@@ -63,3 +64,10 @@ def test_a_rack_told_at_the_end_may_not_hold_more_than_the_deck() -> None:
     state = replace(state, finish=None)
     with pytest.raises(e.GameError, match="still on"):
         declare(state, BOB, tiles("1K"), NOW)
+
+
+def test_a_game_closed_with_one_rack_told_has_no_score() -> None:
+    state = stop(game(), ALICE, NOW)
+    state, _ = declare(state, CAROL, tiles("5K"), NOW)
+    closed = close(state, ALICE, NOW)
+    assert not closed.running and scores(closed) == ()

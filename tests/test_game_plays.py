@@ -131,7 +131,9 @@ def test_a_recorded_play_traces_a_moved_joker_as_moved() -> None:
     assert sorted(jokers, key=lambda o: -1 if o is None else o) == [None, 0]
     assert sorted(str(t) for t in traced.placed) == ["1R", "9K", "J"]
     assert traced.kept_sets == 0  # the old set lost its joker
-    assert traced.points_placed == 9 + 10 + 11  # what the table gains: 9K and the jokers as 10K 11K
+    # 1R and 9K, and the rack's one joker at the highest a moved joker stands for (11K): the table's joker went
+    # with it, but only one joker came from the rack
+    assert traced.points_placed == 1 + 9 + 11
 
 
 def test_a_recorded_play_counts_a_grown_set_as_kept() -> None:

@@ -16,7 +16,7 @@ from babel.messages.catalog import Catalog
 
 from bot.game import EventKind, GameState, GameStatus, PlayerState
 from bot.game import errors as e
-from bot.game.placing import NoPlace, read_play
+from bot.game.reading import NoReading, Rack, read_play
 from bot.game.plays import apply_suggestion, play
 from bot.game.table import check_kept
 from bot.game.tiles import check_sets
@@ -28,7 +28,7 @@ from solver.errors import RummikubError
 from solver.notation import parse_table_chunks
 from solver.solve import arrange
 from solver.text import Text
-from tests.storage_support import ALICE, BOB, service_at, table, tiles, two_player_game
+from tests.storage_support import ALICE, BOB, empty_pool, service_at, table, tiles, two_player_game
 
 CAROL = 3
 
@@ -169,8 +169,8 @@ def test_too_many_tiles_names_what_holds_them() -> None:
 
 
 def test_loose_tiles_that_fit_nowhere() -> None:
-    with pytest.raises(NoPlace) as why:
-        read_play(table("7B 8B 9B"), parse_table_chunks("5K", STANDARD), STANDARD, arrange)
+    with pytest.raises(NoReading) as why:
+        read_play(table("7B 8B 9B"), parse_table_chunks("5K", STANDARD), STANDARD, arrange, Rack.unknown(14))
     text = refusal(
         why.value,
         "5K fits onto no set of the table; to rearrange sets, write each changed set as it is now, "
@@ -180,12 +180,15 @@ def test_loose_tiles_that_fit_nowhere() -> None:
 
 
 def test_where_loose_tiles_go_is_said_in_words() -> None:
-    found = read_play(table("7B 8B 9B | 10R 10K 10O"), parse_table_chunks("10B", STANDARD), STANDARD, arrange)
-    for placement in found:
-        for where in placement.said():
+    chunks = parse_table_chunks("10B", STANDARD)
+    found = read_play(table("7B 8B 9B | 10R 10K 10O"), chunks, STANDARD, arrange, Rack.unknown(14))
+    for reading in found:
+        for where in reading.said():
             marked(where)
-        assert placement.describe() == ", ".join(map(str, placement.said()))
-    assert sorted(p.describe() for p in found) == ["10B onto 10R 10K 10O", "10B onto 7B 8B 9B"]
+    assert sorted(str(where) for reading in found for where in reading.said()) == [
+        "10B onto 10R 10K 10O",
+        "10B onto 7B 8B 9B",
+    ]
 
 
 def test_every_kind_of_change_has_marked_words() -> None:
@@ -221,28 +224,65 @@ async def test_the_services_refusals_are_marked(service: GameService) -> None:
 
 async def test_an_undo_conflict_is_a_whole_sentence_per_case(service: GameService, translated: dict[str, str]) -> None:
     game = await two_player_game(service)
+    await service.draw(game.id, ALICE)  # a draw ends the turn: Bob's draw changes the turn after Alice's
+    await service.draw(game.id, BOB)
+    with pytest.raises(e.UndoConflict) as why:
+        await service.undo(game.id, ALICE)
+    text = refusal(why.value, "cannot undo Alice's draw: Bob's draw changed the same things after it; undo that first")
+    assert text.params["name"] == "Alice" and text.params["other_name"] == "Bob"
+    assert text.params["change"] == EventKind.TILES_DRAWN.text
+    assert text.params["other"] == EventKind.TILES_DRAWN.text
+    translated[text.template] = "{other_name}s {other} kam nach {name}s {change}"
+    translated["draw"] = "Ziehen"
+    assert language.spoken(why.value) == "Bobs Ziehen kam nach Alices Ziehen"
+
+
+async def test_a_pass_on_an_empty_pool_is_named_so_in_a_conflict(service: GameService) -> None:
+    game = await two_player_game(service)
+    await empty_pool(service, game.id, BOB)
     await service.pass_turn(game.id, ALICE)
     await service.pass_turn(game.id, BOB)
     with pytest.raises(e.UndoConflict) as why:
         await service.undo(game.id, ALICE)
     text = refusal(why.value, "cannot undo Alice's pass: Bob's pass changed the same things after it; undo that first")
-    assert text.params["name"] == "Alice" and text.params["other_name"] == "Bob"
     assert text.params["change"] == EventKind.TURN_PASSED.text
-    translated[text.template] = "{other_name}s {other} kam nach {name}s {change}"
-    translated["pass"] = "Passen"
-    assert language.spoken(why.value) == "Bobs Passen kam nach Alices Passen"
 
 
-async def test_an_undo_that_would_conjure_tiles_names_the_rack_not_its_tiles(service: GameService) -> None:
+async def test_a_turn_without_a_play_while_the_pool_holds_tiles_is_a_draw(service: GameService) -> None:
+    game = await two_player_game(service)
+    with pytest.raises(e.NoTiles) as why:
+        await service.pass_turn(game.id, ALICE)
+    text = refusal(why.value, "78 tiles are still in the pool: a turn without a play is a draw (/draw)")
+    assert text.plural is not None and text.count == 78
+
+
+async def test_an_undo_that_would_conjure_tiles_names_neither_the_rack_nor_its_tiles(service: GameService) -> None:
     game = await two_player_game(service)
     await service.set_rack(game.id, ALICE, tiles("11R"))
-    await service.set_table(game.id, BOB, table("11R 11B 11K | 10R 11R 12R"))
     await service.set_rack(game.id, ALICE, tiles("1B"))
+    await service.set_table(game.id, BOB, table("11R 11B 11K | 10R 11R 12R"))
     with pytest.raises(e.TooManyTiles) as why:
-        await service.undo(game.id, ALICE)
+        await service.undo(game.id, ALICE)  # her rack before: an 11R, and the table holds both
     text = refusal(
         why.value,
-        "after this undo, the table and Alice's rack would hold more tiles than the deck has; "
-        "undo the later changes first",
+        "after this undo, the table and a rack would hold more tiles than the deck has; undo the later changes first",
     )
-    assert text.params == {"name": "Alice"}
+    assert text.params == {}  # it may be read in a group: whose rack would hold what is not said
+
+
+async def test_the_opening_and_the_end_of_the_game_are_said_in_marked_words(service: GameService) -> None:
+    game = await two_player_game(service)
+    with pytest.raises(e.NotAnOpening) as meld:
+        await service.mark_melded(game.id, ALICE)
+    refusal(
+        meld.value,
+        "in a group's game the initial meld is made by playing it: the group sees it recorded "
+        "(or chooses to record a smaller one as a house rule)",
+    )
+    with pytest.raises(e.GameError) as early:
+        await service.declare(game.id, ALICE, tiles("1R"))
+    refusal(early.value, "the game is still on: the tiles left on the racks are told once it is over")
+    await service.end_game(game.id, ALICE)
+    with pytest.raises(e.GameFinished) as finished:
+        await service.draw(game.id, ALICE)
+    refusal(finished.value, "this game is over: tell me the tiles left on your rack with /left (or /end closes it now)")

@@ -84,3 +84,13 @@ def test_a_draw_cannot_take_more_than_the_pool_holds() -> None:
     assert full.pool == 1
     with pytest.raises(e.PoolEmpty, match="only 1 tile"):
         draw(full, ALICE, tiles("7K 8K"))
+
+
+def test_a_pass_out_of_turn_starts_the_round_of_passes_again() -> None:
+    state = game(players=(ALICE, BOB))
+    state = replace(state, players=(replace(state.players[0], rack_size=14 + state.pool), state.players[1]))
+    assert state.pool == 0
+    first = pass_turn(state, ALICE)
+    again = pass_turn(first.state, ALICE, out_of_turn=True)  # Bob's turn passed over: he did not pass
+    assert again.skipped == (BOB,) and again.state.finish is None and again.state.passes == 1
+    assert pass_turn(again.state, BOB).state.finish is Finish.BLOCKED

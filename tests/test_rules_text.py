@@ -41,7 +41,7 @@ def test_a_huge_number_is_the_readers_error() -> None:
         ("meld", "write rule options as name=number"),
         ("meld=25=3", "write rule options as name=number"),
         ("=25", "write rule options as name=number"),
-        ("speed=3", "unknown rule; the rules are colours, copies, joker_value, jokers, meld, numbers, smallest"),
+        ("speed=3", "unknown rule; the rules are colours, copies, deal, joker_value, jokers, meld, numbers, smallest"),
         ("meld=lots", "meld takes a whole number"),
     ],
 )

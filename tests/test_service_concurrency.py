@@ -21,7 +21,8 @@ from solver.tiles import Tile
 from tests.storage_support import ALICE, GROUP, migrated
 
 WRITERS = 50
-MANY = STANDARD.replace(copies=4, initial_meld=0)  # room for 64 distinct three-tile runs; any play opens
+# room for 64 distinct three-tile runs; any play opens; fifty players are dealt 4 tiles each off the pool
+MANY = STANDARD.replace(copies=4, initial_meld=0, deal=4)
 
 
 def runs(count: int) -> list[TileSet]:
@@ -51,6 +52,7 @@ async def test_fifty_writers_on_one_game_lose_nothing(url: str) -> None:
         joined = await service.game(game.id)
         assert sorted(p.user_id for p in joined.players) == list(users)
         assert sorted(p.seat for p in joined.players) == list(range(WRITERS))  # no seat handed out twice
+        assert joined.pool == MANY.deck_size() - WRITERS * MANY.deal  # no rack dealt twice, none lost
 
         sets = runs(WRITERS)
         results = await asyncio.gather(
@@ -62,6 +64,8 @@ async def test_fifty_writers_on_one_game_lose_nothing(url: str) -> None:
     assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
     assert final.version == joined.version + WRITERS
     assert sorted(r.state.version for r in results) == list(range(joined.version + 1, final.version + 1))
+    assert all(p.rack_size == 1 for p in final.players) and final.pool == joined.pool  # each played 3 of 4
+    assert sorted(final.numbers) == list(range(1, WRITERS + 1))  # each set its own number, none twice
 
 
 async def test_two_processes_worth_of_writers_lose_nothing(url: str) -> None:
@@ -72,6 +76,8 @@ async def test_two_processes_worth_of_writers_lose_nothing(url: str) -> None:
     try:
         game = await services[0].new_game(GROUP, ALICE, MANY, join_as="Alice")
         sets = runs(WRITERS)
+        # her rack holds every run, and a joker she keeps (so no play of hers is her last)
+        await services[0].set_rack(game.id, ALICE, [*(t for s in sets for t in s.tiles), Tile()])
         thirteens = [Tile(13, c) for c in MANY.colour_order for _copy in range(MANY.copies)]  # not in any run
         await asyncio.gather(
             *(services[i % 2].add_sets(game.id, ALICE, [s]) for i, s in enumerate(sets)),
@@ -83,7 +89,8 @@ async def test_two_processes_worth_of_writers_lose_nothing(url: str) -> None:
         await asyncio.gather(first.dispose(), second.dispose())
     assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
     alice = final.player(ALICE)
-    assert alice is not None and len(alice.rack) == len(thirteens) == 16
+    assert alice is not None and sorted(map(str, alice.rack)) == sorted(["J", *map(str, thirteens)])
+    assert len(thirteens) == 16 and alice.rack_size == 17 and alice.rack_known
     kinds = Counter(ev.kind for ev in history)
     assert kinds[EventKind.PLAY_RECORDED] == WRITERS and kinds[EventKind.TILES_DRAWN] == 16
 
@@ -103,9 +110,9 @@ async def test_a_busy_game_does_not_hold_up_another(url: str) -> None:
 
         holder = asyncio.create_task(hold_busy_game())
         await holding.wait()
-        queued = asyncio.create_task(service.pass_turn(busy.id, ALICE))
-        state = await asyncio.wait_for(service.draw(free.id, ALICE, [TileSet.run(Colour.RED, 1).tiles[0]]), 5)
-        assert state.version == free.version + 1
+        queued = asyncio.create_task(service.draw(busy.id, ALICE))
+        drawn = await asyncio.wait_for(service.draw(free.id, ALICE, [TileSet.run(Colour.RED, 1).tiles[0]]), 5)
+        assert drawn.state.version == free.version + 1
         assert not queued.done()  # the busy game's own writer still waits its turn
         release.set()
         await asyncio.wait_for(asyncio.gather(holder, queued), 5)
@@ -141,7 +148,7 @@ async def test_a_database_locked_too_long_is_busy_and_changes_nothing(url: str) 
             with pytest.raises(e.Busy, match="try again"):
                 await service.draw(game.id, ALICE, [Tile(1, Colour.RED)])
         assert await service.game(game.id) == game
-        assert (await service.draw(game.id, ALICE, [Tile(1, Colour.RED)])).version == game.version + 1
+        assert (await service.draw(game.id, ALICE, [Tile(1, Colour.RED)])).state.version == game.version + 1
     finally:
         await asyncio.gather(blocker.dispose(), db.dispose())
 
@@ -178,7 +185,7 @@ async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writ
             await writing.execute(text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": games[0].id})
             await asyncio.wait_for(asyncio.gather(*(read(i) for i in range(6))), 5)
         # and a read sees what was written just before it
-        drawn = await service.draw(games[1].id, ALICE, [TileSet.run(Colour.RED, 1).tiles[0]])
+        drawn = (await service.draw(games[1].id, ALICE, [TileSet.run(Colour.RED, 1).tiles[0]])).state
         assert drawn.version == games[1].version + 1
         assert (await service.game(games[1].id)).version == drawn.version
     finally:

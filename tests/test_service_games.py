@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.game import EventKind, GameStatus
+from bot.game import EventKind, Finish, GameStatus
 from bot.game import errors as e
+from bot.game.ending import scores, waiting_for
 from bot.storage import GameService
 from solver import STANDARD
 from tests.storage_support import ALICE, BOB, CAROL, GROUP, service_at, table, tiles, two_player_game
@@ -54,17 +55,31 @@ async def test_one_running_game_per_chat(service: GameService) -> None:
     assert other.id != game.id
 
 
+async def test_new_game_can_seat_the_same_players_again(service: GameService) -> None:
+    game = await service.new_game(GROUP, BOB, seated=[(BOB, "Bob"), (CAROL, "Carol"), (ALICE, "Alice")])
+    assert [(p.user_id, p.seat, p.rack_size) for p in game.players] == [(BOB, 0, 14), (CAROL, 1, 14), (ALICE, 2, 14)]
+    assert game.turn == BOB and game.pool == 106 - 42
+    # seated with the game: no /undo takes those seats back
+    with pytest.raises(e.NothingToUndo, match="no change of yours"):
+        await service.undo(game.id, CAROL)
+
+
 async def test_replace_ends_the_running_game_first(service: GameService) -> None:
     old = await two_player_game(service)
+    await service.join(old.id, CAROL, "Carol")
     await service.set_rack(old.id, ALICE, tiles("5R J"))
+    await service.set_rack(old.id, BOB, tiles("1R 2B"))
     new = await service.new_game(GROUP, BOB, replace=True, join_as="Bob")
     ended = await service.game(old.id)
     assert ended.status is GameStatus.ENDED and ended.ended_at is not None
     assert (await service.active_game(GROUP)).id == new.id
     last = (await service.history(old.id))[-1]
     assert last.kind is EventKind.GAME_ENDED
-    # Bob never set a rack: listed after the racks the bot knew
-    assert last.detail["scores"] == [{"user_id": ALICE, "points_left": 35}, {"user_id": BOB, "points_left": 0}]
+    # scored with the racks the bot knew whole (the lowest wins); Carol's rack was never told: no score
+    assert last.detail["scores"] == [{"user_id": BOB, "score": 35}, {"user_id": ALICE, "score": -35}]
+    assert ended.winner == BOB and ended.finish is Finish.STOPPED
+    carol = ended.player(CAROL)
+    assert carol is not None and carol.score is None
 
 
 async def test_no_game(service: GameService) -> None:
@@ -79,23 +94,108 @@ async def test_no_game(service: GameService) -> None:
         await service.history(999)
 
 
-async def test_end_game_scores_each_rack(service: GameService) -> None:
+async def test_end_game_stops_the_game_and_scores_each_rack_told(service: GameService) -> None:
     game = await two_player_game(service)
     await service.join(game.id, CAROL, "Carol")
     await service.set_rack(game.id, ALICE, tiles("13K 12K J"))
     await service.set_rack(game.id, BOB, tiles("1R 2B"))
     await service.leave(game.id, CAROL)
-    result = await service.end_game(game.id, BOB)
-    assert result.state.status is GameStatus.ENDED
-    assert [(s.name, s.tiles_left, s.points_left) for s in result.scores] == [("Bob", 2, 3), ("Alice", 3, 55)]
+    stopped = await service.end_game(game.id, BOB)
+    # two still play: the game stops and waits for the tiles left on their racks
+    assert stopped.status is GameStatus.RUNNING and stopped.finish is Finish.STOPPED and stopped.turn is None
+    assert not stopped.playing and [p.user_id for p in waiting_for(stopped)] == [ALICE, BOB]
+    assert (await service.active_game(GROUP)).id == game.id
+    assert (await service.history(game.id))[-1].kind is EventKind.GAME_STOPPED
+    told = await service.declare(game.id, ALICE, tiles("13K 12K J"))
+    assert told.state.running and [p.user_id for p in waiting_for(told.state)] == [BOB]
+    scored = (await service.declare(game.id, BOB, tiles("1R 2B"))).state  # the last rack told scores the game
+    assert scored.status is GameStatus.ENDED and scored.ended_at is not None and scored.winner == BOB
+    assert [(s.name, s.tiles_left, s.points_left, s.score, s.won) for s in scores(scored)] == [
+        ("Bob", 2, 3, 55, True),
+        ("Alice", 3, 55, -55, False),
+    ]
     assert await service.find_active_game(GROUP) is None
     with pytest.raises(e.NoGame):
         await service.active_game(GROUP)
+    assert [(t.name, t.points, t.games, t.won) for t in await service.chat_totals(GROUP)] == [
+        ("Bob", 55, 1, 1),
+        ("Alice", -55, 1, 0),
+    ]
+
+
+async def test_a_stopped_game_takes_no_more_turns_and_a_second_end_closes_it(service: GameService) -> None:
+    game = await two_player_game(service)
+    await service.set_rack(game.id, ALICE, tiles("5R 6R"))
+    await service.end_game(game.id, ALICE)
+    stopped = await service.game(game.id)
+    attempts = [
+        service.join(game.id, CAROL, "Carol"),
+        service.leave(game.id, BOB),
+        service.set_rack(game.id, ALICE, tiles("3R")),
+        service.draw(game.id, ALICE),
+        service.set_table(game.id, ALICE, table("3-5R")),
+        service.record_play(game.id, ALICE, table("10-12R")),
+        service.pass_turn(game.id, ALICE),
+    ]
+    for attempt in attempts:
+        with pytest.raises(e.GameFinished, match="tiles left on your rack"):
+            await attempt
+    await unchanged(service, game.id, stopped.version)
+    with pytest.raises(e.NotAPlayer, match="not playing"):
+        await service.declare(game.id, CAROL, tiles("1R"))  # only the players' racks are scored
+    # closed before Bob told his rack: Alice's rack alone (known whole) is no score against nobody
+    closed = await service.end_game(game.id, BOB)
+    assert closed.status is GameStatus.ENDED and closed.winner is None
+    assert scores(closed) == ()
+    last = (await service.history(game.id))[-1]
+    assert last.kind is EventKind.GAME_ENDED and last.detail == {"scores": []}
+
+
+async def test_declaring_a_rack_needs_a_finished_game(service: GameService) -> None:
+    game = await two_player_game(service)
+    with pytest.raises(e.GameError, match="still on"):
+        await service.declare(game.id, ALICE, tiles("1R"))
+    await unchanged(service, game.id, game.version)
+
+
+async def test_a_game_of_one_ends_at_once(service: GameService) -> None:
+    own = await service.new_game(ALICE, ALICE, join_as="Alice")
+    await service.set_rack(own.id, ALICE, tiles("1R"))
+    ended = await service.end_game(own.id, ALICE)
+    assert ended.status is GameStatus.ENDED and ended.finish is Finish.STOPPED
+    assert [ev.kind for ev in await service.history(own.id)][-1] is EventKind.GAME_ENDED
+
+
+async def test_chat_totals_sum_every_scored_game(service: GameService) -> None:
+    first = await two_player_game(service)
+    await service.set_rack(first.id, ALICE, tiles("1R"))
+    await service.set_rack(first.id, BOB, tiles("10K 11K"))
+    await service.end_game(first.id, ALICE)
+    await service.end_game(first.id, ALICE)  # closed with the racks known: Alice +21, Bob -21
+    second = await service.new_game(GROUP, BOB, seated=[(BOB, "Bobby"), (ALICE, "Alice")])
+    await service.set_rack(second.id, BOB, tiles("2B"))
+    await service.set_rack(second.id, ALICE, tiles("J"))
+    await service.end_game(second.id, BOB)
+    await service.end_game(second.id, BOB)  # Bob +30, Alice -30
+    totals = await service.chat_totals(GROUP)
+    # the newest name each player had; most points first
+    assert [(t.user_id, t.name, t.points, t.games, t.won) for t in totals] == [
+        (BOB, "Bobby", 30 - 21, 2, 1),
+        (ALICE, "Alice", 21 - 30, 2, 1),
+    ]
+    assert await service.chat_totals(GROUP - 1) == []
+    await service.undo(second.id, BOB)  # the end undone: its scores go with it
+    assert [(t.name, t.points, t.games) for t in await service.chat_totals(GROUP)] == [
+        ("Alice", 21, 1),
+        ("Bob", -21, 1),
+    ]
 
 
 async def test_an_ended_game_refuses_changes(service: GameService) -> None:
     game = await two_player_game(service)
-    ended = (await service.end_game(game.id, ALICE)).state
+    await service.end_game(game.id, ALICE)  # stopped
+    ended = await service.end_game(game.id, ALICE)  # closed
+    assert ended.status is GameStatus.ENDED
     attempts = [
         service.join(game.id, CAROL, "Carol"),
         service.leave(game.id, BOB),
@@ -107,6 +207,7 @@ async def test_an_ended_game_refuses_changes(service: GameService) -> None:
         service.mark_melded(game.id, ALICE),
         service.pass_turn(game.id, ALICE),
         service.end_game(game.id, ALICE),
+        service.declare(game.id, ALICE, tiles("3R")),
     ]
     for attempt in attempts:
         with pytest.raises(e.GameOver, match="ended"):
@@ -166,6 +267,9 @@ async def test_a_link_to_an_ended_game_falls_back_to_the_private_game(service: G
     group = await two_player_game(service)
     await service.link(BOB, group.invite)
     await service.end_game(group.id, BOB)
+    # stopped, the game still waits for Bob's rack, which he may tell in private
+    assert (await service.game_for(BOB, BOB, private=True)).id == group.id
+    await service.end_game(group.id, BOB)
     with pytest.raises(e.NoGame):
         await service.game_for(BOB, BOB, private=True)
 
@@ -178,6 +282,8 @@ async def test_links_need_a_running_game_and_a_player(service: GameService) -> N
         await service.game_by_invite("not-a-payload")
     with pytest.raises(e.NotAPlayer, match="/join"):
         await service.link(CAROL, group.invite)
+    await service.end_game(group.id, ALICE)
+    assert (await service.link(ALICE, group.invite)).id == group.id  # stopped: racks are still told
     await service.end_game(group.id, ALICE)
     with pytest.raises(e.InvalidInvite):
         await service.link(ALICE, group.invite)
@@ -211,9 +317,11 @@ async def test_history_is_oldest_first_and_limited(service: GameService) -> None
 
 async def test_rack_and_table_in_one_go_are_two_events_undone_one_at_a_time(service: GameService) -> None:
     game = await service.new_game(ALICE, ALICE, join_as="Alice")
-    after = await service.set_position(game.id, ALICE, rack=tiles("3R 4R J"), table=table("7R 7B 7K | 1O 2O 3O"))
-    assert [str(s) for s in after.table] == ["7R 7B 7K", "1O 2O 3O"]
-    assert after.player(ALICE) is not None and after.player(ALICE).rack == tuple(tiles("3R 4R J"))  # type: ignore[union-attr]
+    changed = await service.set_position(game.id, ALICE, rack=tiles("3R 4R J"), table=table("7R 7B 7K | 1O 2O 3O"))
+    after = changed.state
+    assert [str(s) for s in after.table] == ["7R 7B 7K", "1O 2O 3O"] and changed.trimmed == ()
+    alice = after.player(ALICE)
+    assert alice is not None and alice.rack == tuple(tiles("3R 4R J")) and alice.rack_size == 3
     kinds = [ev.kind for ev in await service.history(game.id)]
     assert kinds == [EventKind.GAME_STARTED, EventKind.PLAYER_JOINED, EventKind.TABLE_SET, EventKind.RACK_SET]
     undone = await service.undo(game.id, ALICE)
@@ -226,14 +334,31 @@ async def test_a_new_table_may_take_tiles_the_old_rack_held(service: GameService
     game = await service.new_game(ALICE, ALICE, join_as="Alice")
     await service.set_rack(game.id, ALICE, tiles("5R 5R 6R"))
     # both 5R now lie on the table: the rack is emptied first, so no state in between has three 5R
-    after = await service.set_position(game.id, ALICE, rack=tiles("1B"), table=table("5R 6R 7R | 5R 5B 5K"))
-    assert after.player(ALICE).rack == tuple(tiles("1B"))  # type: ignore[union-attr]
-    assert len(after.table) == 2
+    changed = await service.set_position(game.id, ALICE, rack=tiles("1B"), table=table("5R 6R 7R | 5R 5B 5K"))
+    after = changed.state
+    alice = after.player(ALICE)
+    assert alice is not None and alice.rack == tuple(tiles("1B")) and alice.rack_size == 1
+    assert len(after.table) == 2 and changed.trimmed == ()
+    kinds = [ev.kind for ev in await service.history(game.id)][-3:]
+    assert kinds == [EventKind.RACK_SET, EventKind.TABLE_SET, EventKind.RACK_SET]  # the rack emptied first
+    # the same rack and table again: nothing to record
+    events = await service.count_events(game.id)
+    again = await service.set_position(game.id, ALICE, rack=tiles("1B"), table=table("5R 6R 7R | 5R 5B 5K"))
+    assert again.state == after and await service.count_events(game.id) == events
+
+
+async def test_a_table_in_one_go_with_a_rack_gives_up_another_racks_tiles(service: GameService) -> None:
+    game = await two_player_game(service)
+    await service.set_rack(game.id, BOB, tiles("8K 8K 1O"))
+    changed = await service.set_position(game.id, ALICE, rack=tiles("2R"), table=table("6K 7K 8K"))
+    assert changed.trimmed == (BOB,)
+    bob = changed.state.player(BOB)
+    assert bob is not None and [str(t) for t in bob.rack] == ["8K", "1O"] and bob.rack_size == 3
 
 
 async def test_a_bad_table_with_a_rack_changes_nothing(service: GameService) -> None:
     game = await service.new_game(ALICE, ALICE, join_as="Alice")
-    before = await service.set_rack(game.id, ALICE, tiles("1R"))
+    before = (await service.set_rack(game.id, ALICE, tiles("1R"))).state
     with pytest.raises(e.GameError):
         three_13r = table("13R 13B 13K | 13R 13O 13B | 11R 12R 13R")
         await service.set_position(game.id, ALICE, rack=tiles("2R"), table=three_13r)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.game import GameState
+from bot.game import EventKind, Finish, GameStatus
 from bot.game import errors as e
 from bot.game.undoing import undo_choice
 from bot.storage import GameService
@@ -68,21 +68,44 @@ async def test_undo_offers_your_own_change_and_a_later_public_one(service: GameS
 async def test_a_rack_a_draw_or_a_table_answers_its_question_once(service: GameService) -> None:
     game = await two_player_game(service)
 
-    def change(what: str, token: str) -> Awaitable[GameState]:
+    def change(what: str, token: str) -> Awaitable[object]:
         if what == "rack":
             return service.set_rack(game.id, ALICE, tiles("1B 2B"), answering=token)
         if what == "draw":
             return service.draw(game.id, ALICE, tiles("5K"), answering=token)
         return service.set_table(game.id, ALICE, table("10-12R"), answering=token)
 
-    for what in ("rack", "draw", "table"):
+    for what, answer in (("rack", "Changed"), ("draw", "Drawn"), ("table", "Changed")):
         token = await service.ask(game.id, ALICE, "photo", {})
         before = await service.count_events(game.id)
         answers = await asyncio.gather(change(what, token), change(what, token), return_exceptions=True)
-        assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", "GameState"]
+        assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", answer]
         assert await service.count_events(game.id) == before + 1  # stored once
-    alice = (await service.game(game.id)).player(ALICE)
+    state = await service.game(game.id)
+    alice = state.player(ALICE)
     assert alice is not None and [str(t) for t in alice.rack] == ["1B", "2B", "5K"]
+    assert state.turn == BOB  # the draw, once: one turn
+
+
+async def test_the_end_and_the_racks_told_for_it_answer_their_questions_once(service: GameService) -> None:
+    game = await two_player_game(service)
+    token = await service.ask(game.id, ALICE, "end", {})
+    stops = await asyncio.gather(
+        *(service.end_game(game.id, ALICE, answering=token) for _ in range(2)), return_exceptions=True
+    )
+    assert sorted(type(a).__name__ for a in stops) == ["AlreadyAnswered", "GameState"]
+    state = await service.game(game.id)
+    kinds = [ev.kind for ev in await service.history(game.id)]
+    assert state.finish is Finish.STOPPED and state.running  # stopped once, not closed by the second tap
+    assert kinds.count(EventKind.GAME_STOPPED) == 1 and EventKind.GAME_ENDED not in kinds
+    for user, rack in ((ALICE, "1R 2R"), (BOB, "13K")):
+        token = await service.ask(game.id, user, "left", {})
+        told = await asyncio.gather(
+            *(service.declare(game.id, user, tiles(rack), answering=token) for _ in range(2)), return_exceptions=True
+        )
+        assert sorted(type(a).__name__ for a in told) == ["AlreadyAnswered", "Changed"]
+    scored = await service.game(game.id)
+    assert scored.status is GameStatus.ENDED and scored.winner == ALICE
 
 
 async def test_a_refused_rack_keeps_its_question(service: GameService) -> None:

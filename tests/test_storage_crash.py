@@ -56,7 +56,7 @@ async def start_game(url: str) -> GameState:
     try:
         service = GameService(db)
         game = await service.new_game(GROUP, ALICE, RULES, join_as="Alice")
-        return await service.set_rack(game.id, ALICE, ALL_TILES)
+        return (await service.set_rack(game.id, ALICE, ALL_TILES)).state
     finally:
         await db.dispose()
 
@@ -124,6 +124,9 @@ def test_a_killed_writer_leaves_exactly_its_commits(tmp_path: Path) -> None:
         assert alice is not None
         assert Counter(alice.rack) == Counter(ALL_TILES) - Counter(t for s in played for t in s.tiles)
         assert alice.tiles_played == 3 * on_table
+        # the count, the pool and the set numbers were written in the same commits as the rack and the table
+        assert alice.rack_size == len(alice.rack) and state.pool == game.pool
+        assert state.numbers == tuple(range(1, on_table + 1))
         assert events == events_at_start + on_table
         assert state.version == game.version + on_table
 

@@ -24,6 +24,10 @@ player = st.fixed_dictionaries(
         "melded": st.booleans(),
         "tiles_played": st.integers(0, 20),
         "active": st.booleans(),
+        "rack_size": st.integers(0, 14),
+        "unnamed": st.integers(0, 2),
+        "declared": st.booleans(),
+        "score": st.one_of(st.none(), st.integers(-60, 60)),
     }
 )
 snapshots = st.fixed_dictionaries(
@@ -31,10 +35,16 @@ snapshots = st.fixed_dictionaries(
         "status": st.sampled_from(["running", "ended"]),
         "turn": st.one_of(st.none(), st.sampled_from([ALICE, BOB, CAROL])),
         "table": st.lists(st.lists(TILE_CODES, min_size=3, max_size=3), max_size=3),
+        "numbers": st.lists(st.integers(1, 9), max_size=3),
+        "adding": st.one_of(st.none(), st.fixed_dictionaries({"player": st.just(ALICE), "before": st.just([]),
+                                                                "opening": st.booleans()})),
+        "passes": st.integers(0, 3),
+        "finish": st.sampled_from([None, "out", "blocked", "stopped"]),
+        "winner": st.one_of(st.none(), st.sampled_from([ALICE, BOB])),
         "ended_at": st.one_of(st.none(), st.just("2026-11-22T12:00:00+00:00")),
         "players": st.dictionaries(st.sampled_from([str(ALICE), str(BOB), str(CAROL)]), player),
     }
-)
+)  # fmt: skip
 
 
 @given(snapshots, snapshots)
@@ -65,6 +75,11 @@ def test_apply_does_not_touch_its_input() -> None:
         "status": "running",
         "turn": None,
         "table": [],
+        "numbers": [],
+        "adding": None,
+        "passes": 0,
+        "finish": None,
+        "winner": None,
         "ended_at": None,
         "players": {"1": {"rack": ["1R"]}},
     }

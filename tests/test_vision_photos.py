@@ -1,6 +1,6 @@
 """The shipped networks on a small fixed set of held-out real photos: floors the model must keep.
 
-The photos are read in place from ``../shared/photos`` (beside the checkout).
+The photos are the unaugmented copies of these scenes, kept in ``tests/data/photos``.
 They are of fold 0's scenes, which training leaves out, so these are photos
 the networks never saw. The floors sit a few points under what the shipped
 model reads (BENCHMARKS.md has the full validation figures).
@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from bench.photo_bench import Tally, score, true_sets
+from tests.files import PHOTOS
 from vision import read_photo
 from vision.training import photos
 
@@ -34,11 +35,21 @@ SETS_RIGHT_FLOOR = 0.90  # the shipped model: 23 of 23 sets
 
 
 def held_out() -> Iterator[photos.Photo]:
-    everything = photos.load()
+    everything = photos.load(PHOTOS)
     for source in HELD_OUT:
         photo = next(p for p in everything if p.source == source and p.unaugmented)
         assert photos.fold_of(photo.scene) == photos.VALIDATION_FOLD, source
         yield photo
+
+
+def test_the_repo_keeps_only_the_photos_the_tests_read() -> None:
+    """``tests/data/photos`` stays small: one copy of each held-out scene here, and the bare table that
+    ``test_vision_input`` reads; each image labelled, each label's image there."""
+    kept = photos.load(PHOTOS)
+    assert sorted(p.source for p in kept if p.source in HELD_OUT) == sorted(HELD_OUT)
+    assert all(p.unaugmented for p in kept if p.source in HELD_OUT)
+    assert {p.source for p in kept} - set(HELD_OUT) == {"rummyBackground-10"}
+    assert sorted(f.name for f in (PHOTOS / "images").iterdir()) == sorted(p.path.name for p in kept)
 
 
 @pytest.fixture(scope="module")

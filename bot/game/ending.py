@@ -83,6 +83,8 @@ def close(state: GameState, user_id: int, now: datetime) -> GameState:
     ensure_running(state)
     if state.active_players:
         active_player(state, user_id)
+    if len(state.active_players) < 2 and state.finish is None:  # a game of one: nothing to score
+        return replace(state, status=GameStatus.ENDED, ended_at=now, finish=Finish.STOPPED, turn=None, adding=None)
     if state.finish is None:
         state = replace(state, finish=Finish.STOPPED, turn=None, adding=None)
     for p in waiting_for(state):
@@ -94,8 +96,10 @@ def close(state: GameState, user_id: int, now: datetime) -> GameState:
 def scored(state: GameState, now: datetime) -> GameState:
     """The game ended and scored by the box: the winner (who went out, or the lowest rack told) scores the
     sum of the other racks' values, each other player minus their own. Players whose rack was never told
-    nor known score nothing."""
+    nor known score nothing, and a game with fewer than two racks to count has no score."""
     counted = [p for p in state.active_players if p.user_id == state.winner or p.declared]
+    if len(counted) < 2:  # one rack alone scores nothing against nobody
+        counted = []
     winner = state.winner
     if winner is None and counted:
         winner = min(counted, key=lambda p: (state.rules.rack_value(p.rack), p.rack_size, p.seat)).user_id

@@ -66,10 +66,11 @@ def restore(base: GameState, snap: Snapshot) -> GameState:
             melded=p["melded"],
             tiles_played=p["tiles_played"],
             active=p["active"],
-            rack_size=p["rack_size"],
-            unnamed=p["unnamed"],
-            declared=p["declared"],
-            score=p["score"],
+            # a player's values stored before a game kept counts (an old event's diff): the rack was the count
+            rack_size=p.get("rack_size", len(p["rack"])),
+            unnamed=p.get("unnamed", 0),
+            declared=p.get("declared", False),
+            score=p.get("score"),
         )
         for uid, p in snap["players"].items()
     )
@@ -86,11 +87,11 @@ def restore(base: GameState, snap: Snapshot) -> GameState:
         created_at=base.created_at,
         ended_at=datetime.fromisoformat(snap["ended_at"]) if snap["ended_at"] else None,
         title=base.title,
-        numbers=tuple(snap["numbers"]),
-        adding=decode_adding(snap["adding"], base.rules),
-        passes=snap["passes"],
-        finish=Finish(snap["finish"]) if snap["finish"] is not None else None,
-        winner=snap["winner"],
+        numbers=tuple(snap.get("numbers", ())),
+        adding=decode_adding(snap.get("adding"), base.rules),
+        passes=snap.get("passes", 0),
+        finish=Finish(snap["finish"]) if snap.get("finish") is not None else None,
+        winner=snap.get("winner"),
     )
 
 
@@ -142,7 +143,8 @@ def conflicts(snap: Snapshot, d: Diff) -> set[str]:
         if uid in players:
             bad.add(f"player:{uid}")
     for uid, p in d.get("removed", {}).items():
-        if players.get(uid) != p:
+        now = players.get(uid)
+        if now is None or {f: now.get(f) for f in p} != p:  # (an old event's player holds fewer values)
             bad.add(f"player:{uid}")
     return bad
 

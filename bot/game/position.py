@@ -66,7 +66,10 @@ def play_with_rack(
     (which may be out of date) does not judge the play."""
     me = state.player(recorder)
     if rack_after is not None and player == recorder and me is not None and me.active:
-        state = with_player(state, replace(me, rack=(), unnamed=0))
+        # the rack before the play held the tiles put down and the rack typed: its count too (a count stored
+        # before may be out of date as well), so the play goes out only when the rack typed is empty
+        placed = sum((table_tiles(new_table) - table_tiles(state.table)).values())
+        state = with_player(state, replace(me, rack=(), unnamed=0, rack_size=placed + len(rack_after)))
     played = play(
         state, recorder, player, new_table, trace=trace, based_on=based_on, out_of_turn=out_of_turn,
         opening_waived=opening_waived, now=now,

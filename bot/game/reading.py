@@ -353,8 +353,9 @@ class _Reader:
         self.most = max(rack.size, rack.known.total())
         self.same = _first_of_equal(table)
         self.nodes = 0
-        self.found: list[_Choice] = []
-        self.best: tuple[bool, ...] = ()  # which old sets the readings found continue: the most, in table order
+        #: the readings found, by which old sets they continue; none continues fewer than another does
+        self.found: dict[frozenset[int], list[_Choice]] = {}
+        self.count = 0
         self.fewest: int | None = None  # the fewest tiles any reading found puts down
 
     # the search
@@ -368,7 +369,7 @@ class _Reader:
         if not self.found:
             raise self._why_none()
         bases: dict[object, _Base] = {}
-        for choice in self.found:
+        for choice in (c for choices in self.found.values() for c in choices):
             base = self._built(choice)
             bases.setdefault(self._same_key(base), base)
             if len(bases) > MAX_READINGS:
@@ -377,13 +378,12 @@ class _Reader:
 
     def _walk(self, j: int, chosen: list[_Pick], kept: tuple[bool, ...]) -> None:
         """Each reading of the old sets from ``j`` on, after ``chosen`` for those before (``kept``: which of
-        them a typed set continues). Only the readings that continue old sets first in table order are kept:
-        a typed set holding an old set is that set, grown, whenever some reading lets it be."""
+        them a typed set continues). A reading is dropped when another continues every old set it continues and
+        more: a typed set holding an old set is that set, grown, whenever some reading lets it be; readings
+        that continue different old sets (a run grown, or two runs joined) are all kept, to be asked about."""
         self.nodes += 1
         if self.nodes > NODE_BUDGET:
             raise _TooMany
-        if kept < self.best[:j]:
-            return
         if not self._may_fit(j):
             return
         if j == len(self.table):
@@ -440,10 +440,15 @@ class _Reader:
         if count == 0:
             return
         self.fewest = count if self.fewest is None else min(self.fewest, count)
-        if kept > self.best:
-            self.best, self.found = kept, []
-        self.found.append(choice)
-        if len(self.found) > _MAX_FOUND:
+        continued = frozenset(j for j, k in enumerate(kept) if k)
+        if continued not in self.found:
+            if any(continued < other for other in self.found):
+                return
+            for other in [other for other in self.found if other < continued]:
+                self.count -= len(self.found.pop(other))
+        self.found.setdefault(continued, []).append(choice)
+        self.count += 1
+        if self.count > _MAX_FOUND:
             raise _TooMany
 
     def _continued(self, j: int, pick: _Pick) -> int | None:

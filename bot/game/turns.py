@@ -70,7 +70,7 @@ def draw(state: GameState, player: int, tiles: Sequence[Tile] = (), *, out_of_tu
     if state.pool == 0:
         if tiles:
             raise errors.PoolEmpty(N_("the pool is empty: nobody can draw; a turn without a play is a pass"))
-        return Drawn(_passed(state, player), 0, (), skipped)
+        return Drawn(_passed(state, player, skipped), 0, (), skipped)
     count = max(1, len(tiles))
     if count > state.pool:
         raise errors.PoolEmpty(counted("the pool holds only {n} tile", "the pool holds only {n} tiles", state.pool))
@@ -116,10 +116,11 @@ def pass_turn(state: GameState, player: int, *, out_of_turn: bool = False) -> Dr
     return draw(state, player, out_of_turn=out_of_turn)
 
 
-def _passed(state: GameState, player: int) -> GameState:
+def _passed(state: GameState, player: int, skipped: Sequence[int] = ()) -> GameState:
     """A pass on an empty pool: the turn moves on; once every player has passed in a row, nobody can play
-    and the game is over (the lowest rack wins, once the racks are told)."""
-    passes = state.passes + 1
+    and the game is over (the lowest rack wins, once the racks are told). A pass recorded out of turn passes
+    over players who did not pass: the round of passes starts again from it."""
+    passes = 1 if skipped else state.passes + 1
     after = replace(state, turn=next_turn(state, player), adding=None, passes=passes)
     if passes >= len(after.active_players):
         return replace(after, finish=Finish.BLOCKED, turn=None)

@@ -8,23 +8,31 @@ drop the last commits). Write transactions start with ``BEGIN IMMEDIATE`` so
 they take the write lock before reading: a deferred transaction that read and
 then tried to write could fail with "database is locked" when another writer
 got in between, which no timeout can fix.
+
+A server that goes away (PostgreSQL restarting) is an ``outage``: every
+read and write through ``Database`` tells it whether the database answered,
+so it is logged once when it begins and once when it ends
+(``bot.storage.outages``), and whoever waits for the database wakes when it is back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+import errno
+import socket
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Executable, Row, event
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from bot.storage.outages import Outage
 from bot.storage.reader import Reader
 
 T = TypeVar("T")
@@ -37,6 +45,28 @@ BUSY_TIMEOUT_MS = 10_000
 #: 20 transactions at once all went ahead together and made new connections. Games are read apart, in the
 #: reader thread (``bot.storage.reader``).
 SQLITE_POOL: dict[str, Any] = {"pool_size": 4, "max_overflow": 0}
+#: asyncpg's errors that say the server is not there (yet, or any more), by name (a SQLite bot never imports
+#: asyncpg): its connection errors, a server shutting down or starting up, one with no connection left.
+ASYNCPG_AWAY = frozenset(
+    {
+        "PostgresConnectionError",
+        "CannotConnectNowError",
+        "AdminShutdownError",
+        "CrashShutdownError",
+        "TooManyConnectionsError",
+    }
+)
+
+#: A network that does not reach the server (ECONNREFUSED and the like are ``ConnectionError``s already).
+NETWORK_ERRNOS = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH, errno.ENETDOWN, errno.EHOSTDOWN, errno.ETIMEDOUT})
+
+
+def database_outage() -> Outage:
+    return Outage(
+        "the database",
+        "updates wait with Telegram, unconfirmed, and every one is handled once it is back",
+        "updates handled again",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +78,8 @@ class Database:
     writes: async_sessionmaker[AsyncSession]
     #: a SQLite file's reader thread (``bot.storage.reader``); other databases read through ``engine``
     reader: Reader | None = None
+    #: whether the database answers, told by every read and write here (and by the handlers that meet it gone)
+    outage: Outage = field(default_factory=database_outage, compare=False, repr=False)
     _writer: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
 
     @property
@@ -68,33 +100,53 @@ class Database:
         async with self._writer:
             yield
 
+    @contextlib.contextmanager
+    def watched(self) -> Iterator[None]:
+        """Around a request to the database: tell ``outage`` whether it answered."""
+        try:
+            yield
+        except Exception as why:
+            if is_unreachable(why):
+                self.away(why)
+            raise
+        self.outage.answered()
+
+    def away(self, why: BaseException) -> None:
+        """The database could not be reached (``why``): an outage, said once. The driver's own error is told,
+        not SQLAlchemy's around it (which carries the statement)."""
+        inner = why.orig if isinstance(why, DBAPIError) else None
+        self.outage.failed(inner if isinstance(inner, BaseException) else why)
+
     async def rows(self, statement: Executable, params: Mapping[str, object] | None = None) -> Sequence[Row[Any]]:
         """The rows of one read statement: in the reader thread for a SQLite file, else through the engine."""
-        if self.reader is not None:
-            return await self.reader.rows(statement, params)
-        async with self.engine.connect() as conn:
-            return (await conn.execute(statement, params)).all()
+        with self.watched():
+            if self.reader is not None:
+                return await self.reader.rows(statement, params)
+            async with self.engine.connect() as conn:
+                return (await conn.execute(statement, params)).all()
 
     async def write_now(self, work: Callable[[Connection], T]) -> T:
         """One short write transaction of Core statements (the inbox's bookkeeping). A SQLite file's runs
         on the event loop in this process's turn to write (``Reader.write_here``), in the reader thread
         when another process holds the file; other databases' go through the engine."""
-        if self.reader is not None:
-            async with self.write_turn():
-                try:
-                    return self.reader.write_here(work)
-                except OperationalError as why:
-                    if not is_locked(why):
-                        raise
-                return await self.reader.write(work)  # the thread may wait out another process's lock
-        async with self.engine.begin() as conn:
-            return await conn.run_sync(work)
+        with self.watched():
+            if self.reader is not None:
+                async with self.write_turn():
+                    try:
+                        return self.reader.write_here(work)
+                    except OperationalError as why:
+                        if not is_locked(why):
+                            raise
+                    return await self.reader.write(work)  # the thread may wait out another process's lock
+            async with self.engine.begin() as conn:
+                return await conn.run_sync(work)
 
     async def small_rows(self, statement: Executable) -> Sequence[Row[Any]]:
         """The rows of a tiny read (the inbox's): on the event loop for a SQLite file, else ``rows``."""
         if self.reader is not None:
             try:
-                return self.reader.rows_here(statement)
+                with self.watched():
+                    return self.reader.rows_here(statement)
             except OperationalError as why:
                 if not is_locked(why):
                     raise
@@ -109,6 +161,35 @@ class Database:
 def is_locked(error: OperationalError) -> bool:
     """Whether the database refused only because another connection holds it (SQLite's busy or locked)."""
     return "locked" in str(error) or "busy" in str(error)
+
+
+def is_unreachable(error: BaseException) -> bool:
+    """Whether ``error`` says the database could not be reached (refused, dropped, restarting), rather than
+    that it refused a statement: the same work goes through once the server is back.
+
+    Looks through SQLAlchemy's wrapping (``orig``) and explicit causes, never an error's mere context (an
+    error raised while handling a lost connection is not itself one).
+    """
+    seen: list[BaseException] = []
+    pending = [error]
+    while pending and len(seen) < 8:
+        current = pending.pop()
+        seen.append(current)
+        if isinstance(current, DBAPIError) and current.connection_invalidated:
+            return True
+        if isinstance(current, ConnectionError | socket.gaierror):
+            return True
+        if isinstance(current, OSError) and (
+            current.errno in NETWORK_ERRNOS or str(current).startswith("Multiple exceptions: ")
+        ):  # asyncio's connect, when every address of the host failed
+            return True
+        if any(
+            kind.__module__.startswith("asyncpg") and kind.__name__ in ASYNCPG_AWAY for kind in type(current).__mro__
+        ):
+            return True
+        wrapped = current.orig if isinstance(current, DBAPIError) else None
+        pending.extend(e for e in (wrapped, current.__cause__) if isinstance(e, BaseException) and e not in seen)
+    return False
 
 
 def open_database(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo: bool = False) -> Database:

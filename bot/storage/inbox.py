@@ -65,10 +65,13 @@ class Waiting:
 
 @dataclass(slots=True)
 class Handling:
-    """The update whose handling is under way in this task; ``marked`` once a change recorded it."""
+    """The update whose handling is under way in this task; ``marked`` once a change recorded it;
+    ``interrupted`` by the database going away (the error handler says so), to be handled again once it is
+    back."""
 
     update_id: int
     marked: bool = False
+    interrupted: BaseException | None = None
 
 
 HANDLING: ContextVar[Handling | None] = ContextVar("handling", default=None)
@@ -228,6 +231,16 @@ class Inbox:
         """Keep this process's claims (called well within ``claim_seconds``)."""
         statement = update(Claim).where(Claim.owner == self.owner).values(until=self.clock() + self.claim_seconds)
         await self.db.write_now(lambda conn: conn.execute(statement))
+
+    async def hold(self, chat_id: int) -> bool:
+        """Whether the chat is still this process's, its claim renewed (after the database was away for a
+        while, another process may have taken it over)."""
+        statement = (
+            update(Claim)
+            .where(Claim.chat_id == chat_id, Claim.owner == self.owner)
+            .values(until=self.clock() + self.claim_seconds)
+        )
+        return await self.db.write_now(lambda conn: int(getattr(conn.execute(statement), "rowcount", 0)) > 0)
 
     async def release_all(self) -> None:
         """On a clean stop: other processes may take this one's chats at once."""

@@ -570,9 +570,16 @@ class GameService:
         return after
 
     async def pass_turn(
-        self, game_id: int, user_id: int, *, player: int | None = None, out_of_turn: bool = False
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        player: int | None = None,
+        out_of_turn: bool = False,
+        answering: str | None = None,
     ) -> Drawn:
-        """A turn without a play on an empty pool (``bot.game.turns.pass_turn``)."""
+        """A turn without a play on an empty pool (``bot.game.turns.pass_turn``). ``answering``: as for
+        ``set_rack``."""
         passer = player if player is not None else user_id
         drawn: Drawn | None = None
 
@@ -581,7 +588,7 @@ class GameService:
             drawn = turns.pass_turn(state, passer, out_of_turn=out_of_turn)
             return drawn.state, {"from": state.turn, "to": drawn.state.turn, "player": passer}
 
-        _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step)
+        _, after = await self._change(game_id, user_id, EventKind.TURN_PASSED, step, answering=answering)
         assert drawn is not None
         return replace(drawn, state=after)
 
@@ -909,9 +916,9 @@ class GameService:
 
     @staticmethod
     async def _row(session: AsyncSession, game_id: int, *, lock: bool = False) -> Game:
-        query = select(Game).where(Game.id == game_id).options(joinedload(Game.players))
         if lock:
-            query = query.with_for_update(of=Game)
+            await _lock(session, select(Game.id).where(Game.id == game_id))
+        query = select(Game).where(Game.id == game_id).options(joinedload(Game.players))
         row = (await session.scalars(query)).unique().one_or_none()
         if row is None:
             raise errors.NoGame(N_("there is no game {game_id}"), game_id=game_id)
@@ -919,9 +926,13 @@ class GameService:
 
     @staticmethod
     async def _running_row(session: AsyncSession, chat_id: int, *, lock: bool = False) -> Game | None:
-        query = select(Game).where(Game.chat_id == chat_id, Game.status == RUNNING).options(joinedload(Game.players))
+        running = [Game.chat_id == chat_id, Game.status == RUNNING]
         if lock:
-            query = query.with_for_update(of=Game)
+            locked = await _lock(session, select(Game.id).where(*running))
+            if locked is None:
+                return None
+            running = [Game.id == locked]
+        query = select(Game).where(*running).options(joinedload(Game.players))
         return (await session.scalars(query)).unique().one_or_none()
 
     @staticmethod
@@ -948,6 +959,16 @@ class GameService:
         async with self.db.reads() as session, session.begin():
             query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
             return int((await session.scalar(query)) or 0)
+
+
+async def _lock(session: AsyncSession, game_ids: Select[int]) -> int | None:
+    """Take the database's lock on a game row (``game_ids`` selects at most one), before its rows are read.
+
+    Its own statement, so the read after it starts after the lock is held: on PostgreSQL (READ COMMITTED) a
+    statement that waited for the lock sees the game's row as the other writer committed it, but the rows it
+    joins (the players) as they were when it began, and writing those back would undo the other's change.
+    """
+    return (await session.scalars(game_ids.with_for_update())).one_or_none()
 
 
 def _play_detail(played: Played) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from bot.telegram.handlers import (
 )
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
+from bot.telegram.runtime.link import Link, Patient
 from bot.telegram.runtime.pacing import SharedPace
 from bot.telegram.runtime.processes import solver_processes
 from bot.telegram.runtime.turns import Turns
@@ -89,7 +90,9 @@ def build_application(
     """The bot, ready for ``run_polling``/``run_webhook`` or a test's ``start``.
 
     ``rate_limiter`` defaults to ``SharedPace``, Telegram's flood limits
-    kept in the database for all processes; ``processes`` (default one per core; 0 for none) solve in
+    kept in the database for all processes; every request goes through it
+    inside ``Patient``, which carries it through Telegram's outages.
+    ``processes`` (default one per core; 0 for none) solve in
     worker processes, ``workers`` threads do the rest. The database must
     already be at the latest migration.
     """
@@ -99,9 +102,11 @@ def build_application(
     limiter = rate_limiter if rate_limiter is not None else SharedPace()
     if isinstance(limiter, SharedPace) and limiter.db is None:
         limiter.db = db  # one budget for every process of the bot, kept in its database
+    link = Link()
+    patient = Patient(limiter, link, settings.answer_retry_seconds)
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
-        .bot(telegram_bot(settings, limiter))
+        .bot(telegram_bot(settings, patient))
         .context_types(ContextTypes(context=BotContext))
         .updater(None)  # updates come through runtime.intake / runtime.webhook, stored first
         .post_init(_started if warm_up else _registered)
@@ -119,6 +124,7 @@ def build_application(
         new_solver_pool=(lambda: solver_processes(count, settings.solver_memory_limit)) if count else None,
         solver_count=count,
         turns=Turns(slots=count + 1 if count else threads),
+        telegram=link,
     )
     load_all()  # a build without its compiled catalogues fails here, at start-up
     add_handlers(application)

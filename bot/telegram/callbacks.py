@@ -195,28 +195,47 @@ def parse_language(data: str, known: Iterable[str]) -> str | None:
     return m.group(1) if m is not None and m.group(1) in known else None
 
 
-# --- a group game's turn and end (shared): d:<game> I drew, r:<game> my rack left, s:<game> same players,
-# c:<game> the scores -------------------------------------------------------------------------------------
+# --- a group game's turn and end (shared): d:<game>:<turn> I drew, r:<game> my rack left, s:<game> same
+# players, c:<game> the scores ---------------------------------------------------------------------------
 
-_GAME_BUTTON = re.compile(r"^([drsc]):(\d{1,19})$")
-DREW = "d"
+_GAME_BUTTON = re.compile(r"^([rsc]):(\d{1,19})$")
 RACK_LEFT = "r"
 SAME_PLAYERS = "s"
 SCORES = "c"
 GAME_BUTTON_PATTERN = r"^[rsc]:\d"
 DREW_PATTERN = r"^d:\d"
+_DREW = re.compile(r"^d:(\d{1,19}):(\d{1,19})$")
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """A group's "I drew a tile": its game, and whose turn it was when the button was made."""
+
+    game_id: int
+    turn: int
+
+
+def drew(game_id: int, turn: int) -> str:
+    return _fits(f"d:{game_id}:{turn}")
+
+
+def parse_drew(data: str, tapped_in: ChatKind) -> Drew | None:
+    m = _DREW.match(data)
+    if m is None or tapped_in is not SHARED:
+        return None
+    return Drew(int(m.group(1)), int(m.group(2)))
 
 
 @dataclass(frozen=True, slots=True)
 class GameButton:
-    """A group game's button: what it does (``DREW``, ``RACK_LEFT``, ``SAME_PLAYERS``, ``SCORES``) and its game."""
+    """A group game's button: what it does (``RACK_LEFT``, ``SAME_PLAYERS``, ``SCORES``) and its game."""
 
     action: str
     game_id: int
 
 
 def game_button(action: str, game_id: int) -> str:
-    assert action in (DREW, RACK_LEFT, SAME_PLAYERS, SCORES), action
+    assert action in (RACK_LEFT, SAME_PLAYERS, SCORES), action
     return _fits(f"{action}:{game_id}")
 
 

@@ -26,7 +26,7 @@ from bot.telegram.keys import keyboard_question
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, language_there, post_to_game_chat
 from bot.telegram.words import keyboard, replies
-from bot.telegram.words.language import _, speaking
+from bot.telegram.words.language import _, n_, speaking
 from solver.errors import RummikubError
 from solver.notation import parse_tiles
 from solver.text import N_
@@ -56,7 +56,9 @@ async def record_draw(
     drawer = player if player is not None else user.id
     try:
         if passing:
-            drawn = await service.pass_turn(state.id, user.id, player=drawer, out_of_turn=out_of_turn)
+            drawn = await service.pass_turn(
+                state.id, user.id, player=drawer, out_of_turn=out_of_turn, answering=answering
+            )
         else:
             drawn = await service.draw(
                 state.id, user.id, tiles, player=drawer, out_of_turn=out_of_turn, answering=answering
@@ -64,8 +66,6 @@ async def record_draw(
     except NotYourTurn as why:
         await _ask_whose(context, chat, user, state, tiles, why.turn, passing, answering, reply_to)
         return
-    if answering is not None and passing:
-        await service.drop_question(answering)
     await _tell(context, chat, user, drawer, drawn, reply_to)
 
 
@@ -139,8 +139,10 @@ async def _tell(
         await context.bot.send_message(chat.id, label(context, chat) + f"{text}\n{rack}")
         return
 
-    def said() -> str:
-        head = replies.passed_text(drawer.name) if drawn.passed else replies.drew_text(drawer.name, drawn.count)
+    def said(head: str | None = None) -> str:
+        """The draw as everyone reads it (``head``: the first line, said otherwise to the drawer)."""
+        if head is None:
+            head = replies.passed_text(drawer.name) if drawn.passed else replies.drew_text(drawer.name, drawn.count)
         passed = [p.name for uid in drawn.skipped if (p := after.player(uid)) is not None]
         lines = [head]
         if passed:
@@ -156,14 +158,19 @@ async def _tell(
             await reply_to.reply_text(said(), reply_markup=buttons(), do_quote=True)
         else:
             await context.bot.send_message(chat.id, said(), reply_markup=buttons())
-        if drawer.unnamed and drawer.user_id == user.id:
+        if drawn.count > len(drawn.named):  # counted here: the drawer names the tile in private
             await ask_for_drawn_tile(context, after, drawer.user_id)
         return
-    mine = ""
-    if drawn.named:
-        mine = _("You drew {tiles}.").format(tiles=replies.tiles_text(drawn.named, after.rules)) + "\n"
-        mine += replies.rack_text(drawer, after.rules) + "\n"
-    await context.bot.send_message(chat.id, label(context, chat) + mine + said())
+    # in the drawer's private chat: said to them, in the second person
+    if drawn.passed:
+        lines = [_("You pass (the pool is empty).")]
+    elif drawn.named:
+        lines = [_("You drew {tiles}.").format(tiles=replies.tiles_text(drawn.named, after.rules))]
+        lines.append(replies.rack_text(drawer, after.rules))
+    else:
+        lines = [n_("You drew a tile.", "You drew {n} tiles.", drawn.count).format(n=drawn.count)]
+    lines.append(said(""))
+    await context.bot.send_message(chat.id, label(context, chat) + "\n".join(line for line in lines if line))
     if in_group_game(after, chat):
         await post_to_game_chat(context, after, said, markup=buttons)
 

@@ -6,6 +6,9 @@ message; an over-long message for the bot is refused before anything reads it
 (in a group, only a command of ours or a ``rack:``/``table:`` message is for
 the bot: a long recipe pasted in the family chat is none of its business).
 Anything else is a bug: ``on_error`` logs it with the update and says sorry.
+Not so an outage: a handler that met the database gone hands its update back
+to the dispatcher (handled again once it is back), and one whose answer
+Telegram never took, or whose token it refused, was already logged once.
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Chat, Update
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, TelegramError
+from telegram.ext import ApplicationHandlerStop
 
+from bot.storage.database import is_unreachable
+from bot.storage.inbox import HANDLING
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
 from bot.telegram.parsing import MAX_TEXT, looks_like_position
+from bot.telegram.runtime.link import AnswerDropped
 from bot.telegram.sending import label
 from bot.telegram.words import commands
 from bot.telegram.words.language import _, spoken
@@ -89,7 +96,15 @@ def guarded(handler: Handler) -> Handler:
 async def on_error(update: object, context: BotContext) -> None:
     """Log the failure with where it happened (never the update's text: it may hold a rack); tell the chat
     something went wrong (never the details)."""
-    log.error("handling an update failed: %s", _where(update), exc_info=context.error)
+    error = context.error
+    if isinstance(error, AnswerDropped | InvalidToken):  # said once already, and Telegram takes nothing now
+        return
+    current = HANDLING.get()
+    if error is not None and current is not None and is_unreachable(error):
+        context.deps.db.away(error)
+        current.interrupted = error  # the dispatcher handles the update again once the database is back
+        raise ApplicationHandlerStop  # and no later handler runs without it
+    log.error("handling an update failed: %s", _where(update), exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     try:

@@ -5,14 +5,17 @@ Revises: 0004
 Create Date: 2026-11-26 15:00:00
 
 Racks stored before knew no count apart from their tiles: each rack's count starts as its stored tiles, and
-each table's sets are numbered in the order they lie. The new columns keep their server defaults (adding a
-column with one needs no copy of the table: on SQLite a copy of ``games`` drops and remakes it, and its players
-go with it).
+each table's sets are numbered in the order they lie. The history's diffs say the same of the values they
+hold (undo puts them back): a rack that changed changed its count alike, a table its numbers, and a player
+seated or removed had a count of their rack and nothing to name, declare or score. The new columns keep their
+server defaults (adding a column with one needs no copy of the table: on SQLite a copy of ``games`` drops and
+remakes it, and its players go with it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -26,6 +29,7 @@ games = sa.table("games", sa.column("id", sa.Integer), sa.column("table_sets", s
                  sa.column("table_numbers", sa.JSON))  # fmt: skip
 players = sa.table("players", sa.column("id", sa.Integer), sa.column("rack", sa.JSON),
                    sa.column("rack_size", sa.Integer))  # fmt: skip
+events = sa.table("events", sa.column("id", sa.Integer), sa.column("diff", sa.JSON))
 
 
 def upgrade() -> None:
@@ -45,6 +49,38 @@ def upgrade() -> None:
         conn.execute(games.update().where(games.c.id == game_id).values(table_numbers=numbers))
     for player_id, rack in conn.execute(sa.select(players.c.id, players.c.rack)).all():
         conn.execute(players.update().where(players.c.id == player_id).values(rack_size=len(rack or [])))
+    for event_id, diff in conn.execute(sa.select(events.c.id, events.c.diff)).all():
+        counted = _counted(diff or {})
+        if counted != diff:
+            conn.execute(events.update().where(events.c.id == event_id).values(diff=counted))
+
+
+def _counted(diff: dict[str, Any]) -> dict[str, Any]:
+    """An event's diff stored before the counts, with the counts its values had: without them, an undo of a
+    rack told, a draw or a play put the tiles back but not the count (a rack of 4 known tiles counted 3)."""
+    out = dict(diff)
+    game = dict(out.get("game", {}))
+    if "table" in game and "numbers" not in game:
+        game["numbers"] = [list(range(1, len(t or []) + 1)) for t in game["table"]]
+        out["game"] = game
+    players = {}
+    for uid, changed in out.get("players", {}).items():
+        changed = dict(changed)
+        if "rack" in changed and "rack_size" not in changed:
+            old, new = (len(r or []) for r in changed["rack"])
+            if old != new:
+                changed["rack_size"] = [old, new]
+        players[uid] = changed
+    if players:
+        out["players"] = players
+    for part in ("added", "removed"):
+        if part in out:
+            out[part] = {uid: {**_SEATED, "rack_size": len(p.get("rack") or []), **p} for uid, p in out[part].items()}
+    return out
+
+
+#: a player's values a seat had before the counts, beside its rack's count
+_SEATED: dict[str, Any] = {"unnamed": 0, "declared": False, "score": None}
 
 
 def downgrade() -> None:

@@ -1,4 +1,8 @@
-"""The labelled photos in ``../shared/photos`` (read in place) and their split by scene.
+"""The labelled photos and their split by scene.
+
+The full set (516 images, README "Reading tiles from a photo") lives outside the repo: training and
+``bench/photo_bench.py`` are given its path. The repo keeps only the few held-out photos its tests read
+(``tests/data/photos``), in the same format: a folder with ``labels.json`` and ``images/``.
 
 The three copies of a source photo, and the ten pairs of photos of one layout,
 share a ``scene``; every photo of a scene falls in the same fold, so the
@@ -7,6 +11,7 @@ validation figures never come from a copy of a training photo.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 from dataclasses import dataclass
@@ -16,8 +21,6 @@ from solver.notation import parse_tiles
 from solver.rules import STANDARD
 from solver.tiles import Tile
 
-#: ``../shared/photos`` next to the checkout (CI clones with shared/ beside it)
-PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
 FOLDS = 5
 #: the fold kept out of training: the benchmark and the tests read these scenes only
 VALIDATION_FOLD = 0
@@ -45,9 +48,21 @@ def fold_of(scene: str) -> int:
     return int(hashlib.sha1(scene.encode()).hexdigest(), 16) % FOLDS
 
 
-def load(root: Path = PHOTOS) -> list[Photo]:
-    """Every labelled image, sorted by file name."""
-    labels = json.loads((root / "train" / "labels.json").read_text())
+def labelled_folder(root: Path) -> Path:
+    """The folder that holds ``labels.json`` and ``images/``: ``root`` itself, or its ``train/`` (the full set's
+    layout), so either folder can be given on the command line."""
+    for folder in (root, root / "train"):
+        if (folder / "labels.json").is_file() and (folder / "images").is_dir():
+            return folder
+    raise FileNotFoundError(
+        f"no labelled photos in {root}: give the photo set's folder (labels.json and images/, or train/ holding them)"
+    )
+
+
+def load(root: Path) -> list[Photo]:
+    """Every labelled image under ``root`` (see ``labelled_folder``), sorted by file name."""
+    folder = labelled_folder(root)
+    labels = json.loads((folder / "labels.json").read_text())
     photos = []
     for name in sorted(labels):
         entry = labels[name]
@@ -61,7 +76,7 @@ def load(root: Path = PHOTOS) -> list[Photo]:
         )
         photos.append(
             Photo(
-                path=root / "train" / "images" / name,
+                path=folder / "images" / name,
                 source=entry["source"],
                 scene=entry["scene"],
                 size=(entry["size"][0], entry["size"][1]),
@@ -77,3 +92,13 @@ def split(photos: list[Photo], fold: int = VALIDATION_FOLD) -> tuple[list[Photo]
     training = [p for p in photos if fold_of(p.scene) != fold]
     validation = [p for p in photos if fold_of(p.scene) == fold]
     return training, validation
+
+
+def add_argument(parser: argparse.ArgumentParser) -> None:
+    """The photo set's folder as a required argument: the full set is not in the repo, so there is no default."""
+    parser.add_argument(
+        "photos",
+        type=Path,
+        help="the labelled photo set's folder (labels.json and images/, or train/ holding them); README, "
+        '"Reading tiles from a photo", says where it comes from',
+    )

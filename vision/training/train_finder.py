@@ -1,6 +1,6 @@
 """Trains the tile finder on the training scenes and exports ``vision/models/finder.onnx``.
 
-Run: ``python -m vision.training.train_finder [--steps N] [--seed S]``. Prints
+Run: ``python -m vision.training.train_finder PHOTOS [--steps N] [--seed S]``. Prints
 the validation figures (tiles found and finds that are tiles, centre inside a
 labelled box) on the held-out scenes.
 """
@@ -105,6 +105,7 @@ def evaluate(session_run: object, validation: list[photos.Photo]) -> tuple[float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    photos.add_argument(parser)
     parser.add_argument("--steps", type=int, default=700)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--out", type=Path, default=MODELS / "finder.onnx")
@@ -113,7 +114,7 @@ def main() -> None:
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     np.random.seed(args.seed)
-    training, validation = photos.split(photos.load())
+    training, validation = photos.split(photos.load(args.photos))
     images = {}
     for p in training:
         with Image.open(p.path) as im:

@@ -1,6 +1,6 @@
 """Trains the tile reader on the training scenes and exports ``vision/models/reader.onnx``.
 
-Run: ``python -m vision.training.train_reader [--steps N] [--seed S]``. Prints
+Run: ``python -m vision.training.train_reader PHOTOS [--steps N] [--seed S]``. Prints
 the validation figure (tiles read right, number and colour, from their
 labelled boxes) on the held-out scenes.
 """
@@ -73,6 +73,7 @@ def batch_of(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    photos.add_argument(parser)
     parser.add_argument("--steps", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--out", type=Path, default=MODELS / "reader.onnx")
@@ -82,7 +83,7 @@ def main() -> None:
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     rng = random.Random(args.seed)
-    training, validation = photos.split(photos.load())
+    training, validation = photos.split(photos.load(args.photos))
     images: dict[Path, Image.Image] = {}
     for p in training + validation:
         with Image.open(p.path) as im:

@@ -19,7 +19,7 @@ from bot.telegram.games import current_game, is_group, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.runtime.deps import deps
-from bot.telegram.sending import label, say
+from bot.telegram.sending import say
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _, n_
@@ -214,7 +214,7 @@ async def end(update: Update, context: BotContext) -> None:
         await close(update, context, state)
         return
     await ask(
-        context, chat, state, user.id, END, label(context, chat) + question, [option], {},
+        context, chat, state, user.id, END, question, [option], {},
         may_answer=[user.id], reply_to=update.message,
     )  # fmt: skip
 

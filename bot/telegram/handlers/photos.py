@@ -6,8 +6,11 @@ question (``asking``), not in memory, so a restart or another process still take
 typing the tiles would (``/rack``, ``/draw``, ``/table``: the same service calls and the same table path),
 and answers the question in the same transaction: a second tap stores nothing.
 
-In a group a photo is read only when it is for the bot (captioned ``/table``, or replying to the bot), always
-as the table, and proposed to the players: the first player to tap sets it, as if they had typed it.
+In a group with a game, a player's photo is read as the table (no caption needed) and compared with the table
+as recorded: the same sets and new tiles are offered as the play of the player whose turn it is ("Alice played
+10R 11R 12R?"), a table that lost tiles only as a correction, a first table as the table to start from. A photo
+in a group without a game, or one in which nothing is read, is answered only when it was for the bot
+(captioned ``/table``, or replying to the bot): a family chat has photos of its own.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from telegram import Message, Update
@@ -23,6 +27,7 @@ from telegram.error import TelegramError
 from bot.game import GameState
 from bot.game.codec import decode_table, decode_tiles, encode_table, encode_tiles
 from bot.game.errors import NoGame
+from bot.game.tiles import table_key, table_tiles
 from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram.asking import ask
@@ -31,6 +36,7 @@ from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, is_group, seat_of, speaker
 from bot.telegram.handlers.table import FIX_WORD, set_table
+from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.sending import say
 from bot.telegram.words import photos as words
@@ -38,8 +44,9 @@ from bot.telegram.words import replies
 from bot.telegram.words.language import _
 from bot.telegram.words.texts import STALE_BUTTON
 from solver.errors import RummikubError
-from solver.notation import format_table
+from solver.notation import format_table, parse_table
 from solver.rules import STANDARD, Rules
+from solver.sets import TileSet
 from solver.solve import arrange
 from solver.text import N_
 from solver.tiles import Tile
@@ -49,8 +56,8 @@ log = logging.getLogger(__name__)
 
 #: the kind of question (``choices.kind``) a photo's reading waits as
 PHOTO = "photo"
-RACK, TABLE, DRAWN = "rack", "table", "drawn"
-LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN}
+RACK, TABLE, DRAWN, PLAYED, FIX = "rack", "table", "drawn", "played", "fix"
+LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN, FIX: words.FIX}
 TYPED_LABELS = {RACK: N_("My rack"), TABLE: N_("The table"), DRAWN: N_("Tiles I drew")}
 #: the Bot API lets a bot fetch files of at most 20 MB
 FETCH_LIMIT_MB = 20
@@ -59,18 +66,24 @@ _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | 
 
 @guarded
 async def photo(update: Update, context: BotContext) -> None:
-    """A photo or a file: in private always read; in a group only when it is for the bot, and as the table."""
+    """A photo or a file: in private always read; in a group, a player's photo while a game runs (or one for the
+    bot), as the table."""
     chat, user = speaker(update)
     message = update.message
     assert message is not None
     fix = False
+    addressed = True
     if is_group(chat):
         caption = _table_caption(message, context.bot.username)
-        if caption is None and not _replies_to_bot(message, context.bot.id):
-            return  # a family photo, not the bot's business
+        addressed = caption is not None or _replies_to_bot(message, context.bot.id)
         fix = caption is not None and caption.strip().lower() == FIX_WORD
+        another_bots = (message.caption or "").startswith("/") and caption is None
+        if another_bots or (not addressed and not await _a_players_photo(context, chat.id, user.id)):
+            return  # a family photo, or a command for another bot: not the bot's business
     file_id = _file_of(message)
     if file_id is None:
+        if not addressed:
+            return
         raise RummikubError(words.NOT_A_PICTURE)
     state = await _game(context, update)
     if is_group(chat):
@@ -78,11 +91,85 @@ async def photo(update: Update, context: BotContext) -> None:
         seat_of(state, user)  # only a player may propose the table
     reading = await _read(context, file_id, state, as_table=is_group(chat))
     if not reading.tiles:
-        await say(update, context, _(words.NO_TILES_GROUP if is_group(chat) else words.NO_TILES), quote=True)
+        if addressed:
+            await say(update, context, _(words.NO_TILES_GROUP if is_group(chat) else words.NO_TILES), quote=True)
         return
     if state is None:  # a private chat's own game starts on first use, as with typed tiles
         state = await current_game(context, chat, user)
+    if is_group(chat) and state.table and not fix:
+        await _after_a_turn(update, context, state, reading)
+        return
     await _propose(update, context, state, reading, fix=fix)
+
+
+async def _a_players_photo(context: BotContext, chat_id: int, user_id: int) -> bool:
+    """A photo in a group is read unasked only from a player of the group's running game."""
+    state = await deps(context).service.find_active_game(chat_id)
+    if state is None or not state.playing:
+        return False
+    p = state.player(user_id)
+    return p is not None and p.active
+
+
+async def _after_a_turn(update: Update, context: BotContext, state: GameState, reading: PhotoReading) -> None:
+    """A group's photo of the table compared with the table as recorded: the same sets with new tiles are offered
+    as the play of the player whose turn it is (or as a correction); a table that lost tiles only as a correction;
+    the same tiles laid anew as the table."""
+    chat, user = speaker(update)
+    d = deps(context)
+    sets = await _photo_sets(d, reading, state.rules)
+    if sets is None:
+        await _propose(update, context, state, reading, fix=False)
+        return
+    shown, recorded = table_tiles(sets), table_tiles(state.table)
+    new, lost = shown - recorded, recorded - shown
+    payload: dict[str, Any] = {
+        "tiles": encode_tiles(reading.tiles),
+        "sets": encode_table(sets),
+        "loose": [],
+        "turn": state.turn,
+    }
+    players = [p.user_id for p in state.active_players]
+    turn = state.turn_player
+    if not new and not lost:
+        if table_key(sets) == table_key(state.table):
+            await say(update, context, _("That is the table as I have it."), quote=True)
+            return
+        options = [TABLE]
+        text = _("The same tiles, laid out anew: {table}. Set the table so?").format(table=format_table(sets))
+    elif new and not lost and turn is not None and state.playing:
+        placed = replies.tiles_text(sorted(new.elements(), key=state.rules.tile_key), state.rules)
+        options = [PLAYED, FIX]
+        text = _("{name} played {tiles}?").format(name=turn.name, tiles=placed)
+    else:
+        missing = replies.tiles_text(sorted(lost.elements(), key=state.rules.tile_key), state.rules)
+        options = [FIX]
+        text = _("This photo shows a table without {tiles} of the table as I have it. Correct the table to it?").format(
+            tiles=missing
+        )
+    labels = [
+        _("Yes, {name} played it").format(name=turn.name) if o == PLAYED and turn is not None else _(LABELS[o])
+        for o in options
+    ]
+    payload["options"] = options
+    await ask(
+        context, chat, state, user.id, PHOTO, text, labels, payload, may_answer=players, reply_to=update.message,
+        cancel=words.NEITHER,
+    )  # fmt: skip
+
+
+async def _photo_sets(d: Deps, reading: PhotoReading, rules: Rules) -> list[TileSet] | None:
+    """The photo's table as sets (tiles lying apart laid out in sets of their own), or None when it does not
+    make a table."""
+    payload = {
+        "tiles": encode_tiles(reading.tiles),
+        "sets": None if reading.sets is None else encode_table(reading.sets),
+        "loose": encode_tiles(reading.loose),
+    }
+    try:
+        return parse_table(await table_text(d, payload, rules), rules) if reading.sets is not None else None
+    except RummikubError:
+        return None
 
 
 def _table_caption(message: Message, bot_username: str | None) -> str | None:
@@ -209,6 +296,16 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
         await set_table(update, context, state, fix + text, answering=token)
+    elif what == FIX:
+        text = await table_text(d, question.payload, state.rules)
+        await set_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
+    elif what == PLAYED:
+        chat, _user = speaker(update)
+        sets = decode_table(question.payload["sets"], state.rules)
+        turn = question.payload.get("turn")
+        draft = PlayDraft.of(state, user.id, [list(s.tiles) for s in sets])
+        draft = replace(draft, player=int(turn) if turn is not None else user.id)
+        await advance(context, chat, user, state, draft, answering=token)
     else:
         raise RummikubError(STALE_BUTTON)
 

@@ -63,7 +63,7 @@ async def game_button(update: Update, context: BotContext) -> None:
     assert query is not None and query.data is not None
     chat, user = speaker(update)
     tapped = callbacks.parse_game_button(query.data, kind_of(chat))
-    if tapped is None or tapped.action == callbacks.DREW:
+    if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
     service = deps(context).service
     state = context.game = await service.game(tapped.game_id)

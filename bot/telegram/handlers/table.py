@@ -155,7 +155,8 @@ async def change_shared_table(
             await show_table(update, context, state, _("No change: the table is already like that."))
         return state
     if is_play(state, sets, fix=fix):
-        draft = PlayDraft.of(state, user.id, [list(s.tiles) for s in sets], list(rack_after) if rack_after else None)
+        rack = list(rack_after) if rack_after is not None else None  # an empty rack typed is a rack: none left
+        draft = PlayDraft.of(state, user.id, [list(s.tiles) for s in sets], rack)
         reply = (reply_to or update.message) if show_here else None
         played = await advance(context, chat, user, state, draft, reply_to=reply, answering=answering)
         return None if played is None else played.state

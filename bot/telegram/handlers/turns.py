@@ -19,6 +19,7 @@ from bot.telegram.runtime.deps import deps
 from bot.telegram.words import keyboard, texts
 from solver.errors import RummikubError
 from solver.notation import parse_tiles
+from solver.text import N_
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +59,13 @@ async def drew_button(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
     chat, user = speaker(update)
-    tapped = callbacks.parse_game_button(query.data, kind_of(chat))
-    if tapped is None or tapped.action != callbacks.DREW:
+    tapped = callbacks.parse_drew(query.data, kind_of(chat))
+    if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
     state = context.game = await deps(context).service.game(tapped.game_id)
     seat_of(state, user)
+    if state.turn != tapped.turn:  # a tap on an earlier turn's button (a second tap, say): nothing is drawn
+        raise RummikubError(N_("This button was for an earlier turn; the turn has moved on"))
     await query.answer()
     await record_draw(context, chat, user, state, (), passing=state.pool == 0)
 

@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
+from bot.telegram.runtime.link import Link
 from bot.telegram.runtime.turns import Turns
 from bot.telegram.words.texts import TOO_LARGE
 from solver.errors import RummikubError
@@ -48,6 +49,8 @@ class Deps:
     new_solver_pool: Callable[[], Executor] | None = None
     solver_count: int = 0
     turns: Turns = field(default_factory=lambda: Turns(slots=3))
+    #: Telegram as this process reaches it (outages, a refused token)
+    telegram: Link = field(default_factory=Link)
 
     async def off_loop(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run CPU work (SCIP, Pillow, the puzzle search) in the thread pool, never on the event loop."""

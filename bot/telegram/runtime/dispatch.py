@@ -6,6 +6,12 @@ chats need; past ``FLOOD_MOST`` updates from one sender in ``FLOOD_SECONDS``
 its updates are skipped and the sender hears once that they were. Chats are
 claimed in the database, so with several processes each chat is still handled
 by one of them at a time, in order.
+
+With the database away (a server restarting) a chat's task waits with the
+update it is on, and handles that same update again once the database is
+back; the sweep, every ``SWEEP_SECONDS``, is what finds it back. Nothing is
+logged per attempt: the outage is said once when it begins and once when it
+ends (``Database.outage``).
 """
 
 from __future__ import annotations
@@ -14,12 +20,15 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from telegram import Update
 from telegram.error import TelegramError
 
+from bot.storage.database import is_unreachable
 from bot.storage.inbox import MOST_ATTEMPTS, Inbox, Waiting, handling
+from bot.storage.outages import backoff
 from bot.telegram.words import texts
 from bot.telegram.words.language import _, speaking, supported
 
@@ -36,6 +45,9 @@ FLOOD_MOST_TAPS = 60
 FLOOD_SECONDS = 30.0
 #: How often handled updates older than a day are dropped.
 FORGET_SECONDS = 3600.0
+#: An update that meets the database gone this many times while it answers other requests is given up: its
+#: failure is its own, not an outage's.
+MOST_INTERRUPTIONS = 5
 
 
 class Dispatcher:
@@ -73,8 +85,9 @@ class Dispatcher:
                 self._wake.clear()
                 try:
                     await self._start_waiting()
-                except Exception:  # the database may be away a moment: the next sweep tries again
-                    log.exception("could not look for waiting updates")
+                except Exception as why:  # the database may be away: the next sweep tries again
+                    if not is_unreachable(why):
+                        log.exception("could not look for waiting updates")
         finally:
             renewing.cancel()
 
@@ -117,13 +130,54 @@ class Dispatcher:
         transaction as the last update's end)."""
         try:
             while waiting is not None:
-                outcome = await self._handle(chat_id, waiting)
-                waiting = await self.inbox.done(waiting.update_id, outcome, chat_id, more=not self._stopping)
+                outcome = await self._handled(chat_id, waiting)
+                if outcome is None:  # another process has the chat now
+                    return
+                waiting = await self._finished(chat_id, waiting.update_id, outcome)
         except Exception:  # the claim stays ours and runs on; a sweep starts the chat again
             log.exception("handling the updates of a chat failed")
         finally:
             self._running.pop(chat_id, None)
             self._wake.set()  # room for another chat
+
+    async def _handled(self, chat_id: int, waiting: Waiting) -> str | None:
+        """``_handle`` the update, again once the database is back if it went away meanwhile (the same update,
+        not counted as another start), as a restart would: a change its first attempt committed is not made
+        twice (``AlreadyApplied``). ``None`` if by then another process holds the chat."""
+        outage = self.inbox.db.outage
+        pauses: Iterator[float] | None = None
+        interruptions = 0
+        with contextlib.ExitStack() as held:
+            while True:
+                try:
+                    if pauses is not None and not await self.inbox.hold(chat_id):
+                        return None
+                    return await self._handle(chat_id, waiting)
+                except Exception as why:
+                    if not is_unreachable(why):
+                        raise
+                    if interruptions >= MOST_INTERRUPTIONS:
+                        log.error("update %s keeps failing on the database while it answers; giving it up",
+                                  waiting.update_id)  # fmt: skip
+                        return "failed"
+                if pauses is None:
+                    pauses = backoff()
+                    held.enter_context(outage.holding())
+                if await outage.pause(next(pauses)):  # the database answered someone meanwhile
+                    interruptions += 1
+
+    async def _finished(self, chat_id: int, update_id: int, outcome: str) -> Waiting | None:
+        """``Inbox.done``, through an outage of the database (after one, only while the chat is still ours)."""
+        pauses: Iterator[float] | None = None
+        while True:
+            try:
+                more = not self._stopping and (pauses is None or await self.inbox.hold(chat_id))
+                return await self.inbox.done(update_id, outcome, chat_id, more=more)
+            except Exception as why:
+                if not is_unreachable(why):
+                    raise
+            pauses = pauses or backoff()
+            await self.inbox.db.outage.pause(next(pauses))
 
     async def _handle(self, chat_id: int, waiting: Waiting) -> str:
         """Handle one update; how it ended (``done``, ``failed``, or a flood's ``slowed``/``skipped``)."""
@@ -137,11 +191,13 @@ class Dispatcher:
         update = Update.de_json(waiting.payload, self.application.bot)
         started = time.perf_counter()
         try:
-            with handling(update_id):
+            with handling(update_id) as current:
                 await self.application.process_update(update)
         except Exception:  # process_update hands handlers' errors to the error handler; this is anything else
             log.exception("update %s could not be handled", update_id)
             return "failed"
+        if current.interrupted is not None:  # the database went away under a handler: ``_handled`` waits
+            raise current.interrupted
         log.debug("update %s in chat %s handled in %.1f ms", update_id, chat_id, 1000 * (time.perf_counter() - started))
         return "done"
 
@@ -174,5 +230,6 @@ class Dispatcher:
                 if loop.time() - forgotten > FORGET_SECONDS:
                     forgotten = loop.time()
                     await self.inbox.forget()
-            except Exception:
-                log.exception("could not renew this process's claims")
+            except Exception as why:
+                if not is_unreachable(why):
+                    log.exception("could not renew this process's claims")

@@ -5,7 +5,9 @@ group, and about one a second in one private chat (short bursts pass). Each
 message reserves its moment in the database (``paces``: a generic cell rate
 algorithm, one row per chat and one for the bot), so two processes share one
 budget; it then waits for that moment. A ``RetryAfter`` from Telegram is
-waited out and the message sent again.
+waited out and the message sent again. With the database away a message goes
+out unpaced rather than not at all (Telegram's own ``RetryAfter`` still holds
+it back).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.storage.database import Database
+from bot.storage.database import Database, is_unreachable
 from bot.storage.models import Pace
 
 #: Requests that put nothing in a chat, or are answers Telegram does not count.
@@ -124,10 +126,15 @@ class SharedPace(BaseRateLimiter[int]):
 
         for _ in range(RETRIES):
             try:
-                async with db.write_turn(), db.writes() as session, session.begin():
-                    return await book(session)
+                with db.watched():
+                    async with db.write_turn(), db.writes() as session, session.begin():
+                        return await book(session)
             except IntegrityError:  # another process booked this chat's first message meanwhile: book again
                 continue
+            except Exception as why:
+                if is_unreachable(why):  # an answer is not held back for the database's sake
+                    return 0.0
+                raise
         return 0.0
 
     def _rates(self, chat_id: object) -> list[tuple[str, Rate | None]]:

@@ -1,6 +1,8 @@
 """The running bot: the application started, updates coming in (polling or a webhook), the dispatcher
 handing them out, and everything stopped cleanly in the reverse order.
 
+Start-up waits for Telegram (``link.reach``); the block runs until it ends, or
+until Telegram refuses the token (``Link.refused``, which the caller awaits).
 ``python -m bot`` and the end-to-end tests run exactly this.
 """
 
@@ -15,10 +17,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 from bot.settings import Settings
+from bot.storage.health import Checkup
 from bot.storage.inbox import Inbox
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.dispatch import Dispatcher
 from bot.telegram.runtime.intake import confirm, poll
+from bot.telegram.runtime.link import Link, reach
 from bot.telegram.runtime.webhook import Receiver, derived_secret, listen
 
 log = logging.getLogger(__name__)
@@ -33,6 +37,8 @@ class Webhook:
     listen: str
     port: int
     secret: str
+    #: where GET answers the health check (``bot.storage.health``), beside the webhook
+    health_path: str = "/health"
 
 
 def webhook_of(settings: Settings) -> Webhook | None:
@@ -42,35 +48,38 @@ def webhook_of(settings: Settings) -> Webhook | None:
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else ""
     token = settings.telegram_bot_token.get_secret_value() if settings.telegram_bot_token else ""
     secret = secret or derived_secret(token)
-    return Webhook(settings.webhook_url, settings.webhook_listen, settings.webhook_port, secret)
+    return Webhook(settings.webhook_url, settings.webhook_listen, settings.webhook_port, secret, settings.health_path)
 
 
 @contextlib.asynccontextmanager
 async def serving(
     application: Any, allowed_updates: list[str], *, webhook: Webhook | None = None
-) -> AsyncIterator[None]:
-    """Run the bot until the block ends."""
+) -> AsyncIterator[Link]:
+    """Run the bot until the block ends; the block gets Telegram's ``Link`` (its ``refused`` set: stop)."""
     deps: Deps = application.bot_data[KEY]
+    link = deps.telegram
     settle = SETTLE if webhook is not None else 0.0
     inbox = Inbox(deps.db, claim_seconds=deps.settings.claim_seconds, settle=settle)
     dispatcher = Dispatcher(application, inbox)
-    await application.initialize()
     dispatching: asyncio.Task[None] | None = None
     polling: asyncio.Task[None] | None = None
     server = None
     try:
+        await reach(application.initialize, link)
         if application.post_init is not None:
             await application.post_init(application)
         await application.start()
         dispatching = asyncio.create_task(dispatcher.run(), name="dispatcher")
         if webhook is None:
             await application.bot.delete_webhook()  # polling is refused while a webhook is set
-            polling = asyncio.create_task(poll(application.bot, inbox, dispatcher, allowed_updates), name="polling")
+            polling = asyncio.create_task(
+                poll(application.bot, inbox, dispatcher, allowed_updates, link), name="polling"
+            )
         else:
-            receiver = Receiver(application.bot, inbox, dispatcher, webhook.secret)
-            server = listen(receiver, urlparse(webhook.url).path, webhook.listen, webhook.port)
+            receiver = Receiver(application.bot, inbox, dispatcher, webhook.secret, Checkup(deps.db.engine))
+            server = listen(receiver, urlparse(webhook.url).path, webhook.listen, webhook.port, webhook.health_path)
             await application.bot.set_webhook(webhook.url, secret_token=webhook.secret, allowed_updates=allowed_updates)
-        yield
+        yield link
     finally:
         # No more updates in, each chat finishes the update it is on, then the rest stops.
         log.info("stopping: no more updates in")
@@ -80,7 +89,7 @@ async def serving(
         await dispatcher.stop()
         await _cancel(dispatching)
         log.info("stopping: every chat let go")
-        if polling is not None:
+        if polling is not None and link.reached and not link.refused.is_set():
             await confirm(application.bot, inbox)
         if application.running:
             await application.stop()

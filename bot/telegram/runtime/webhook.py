@@ -3,7 +3,10 @@
 Refused unless the request carries the webhook's secret (compared in constant
 time); a body over ``MOST_BODY`` bytes is refused before it is read. Without a
 configured secret one is derived from the token, so every process of the bot
-registers and expects the same one and nothing is ever open by default.
+registers and expects the same one and nothing is ever open by default. With
+the database away an update is answered 503, unstored: Telegram posts it
+again later. Beside the webhook, GET on the health path answers the health
+check's line (``bot.storage.health``): 200 when well, else 503.
 """
 
 from __future__ import annotations
@@ -12,12 +15,16 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 from dataclasses import dataclass
+from typing import Any
 
 import tornado.web
 from telegram import Bot, Update
 from tornado.httpserver import HTTPServer
 
+from bot.storage.database import is_unreachable
+from bot.storage.health import Checkup
 from bot.storage.inbox import Inbox
 from bot.telegram.runtime.dispatch import Dispatcher
 from bot.telegram.runtime.intake import keep
@@ -40,6 +47,7 @@ class Receiver:
     inbox: Inbox
     dispatcher: Dispatcher
     secret: str
+    health: Checkup
 
 
 class UpdateHandler(tornado.web.RequestHandler):
@@ -60,7 +68,13 @@ class UpdateHandler(tornado.web.RequestHandler):
         if update is None:
             self.send_error(400)
             return
-        await keep(self.receiver.inbox, self.receiver.dispatcher, [update])  # stored: now Telegram may forget it
+        try:
+            await keep(self.receiver.inbox, self.receiver.dispatcher, [update])  # stored: Telegram may forget it
+        except Exception as why:
+            if not is_unreachable(why):
+                raise
+            self.send_error(503)  # not stored: Telegram posts it again (the outage is said by the database)
+            return
         self.set_status(200)
         self.finish()
 
@@ -68,8 +82,24 @@ class UpdateHandler(tornado.web.RequestHandler):
         log.error("a webhook request failed: %s", args[1] if len(args) > 1 else args)
 
 
-def listen(receiver: Receiver, url_path: str, host: str, port: int) -> HTTPServer:
-    application = tornado.web.Application([(rf"/{url_path.strip('/')}/?", UpdateHandler, {"receiver": receiver})])
+class HealthHandler(tornado.web.RequestHandler):
+    def initialize(self, receiver: Receiver) -> None:
+        self.receiver = receiver
+
+    async def get(self) -> None:
+        health = await self.receiver.health()
+        self.set_status(200 if health.ok else 503)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(health.line + "\n")
+
+
+def listen(receiver: Receiver, url_path: str, host: str, port: int, health_path: str = "/health") -> HTTPServer:
+    """Serve the webhook on ``url_path`` and the health check on ``health_path`` (the webhook wins if the two
+    are the same path)."""
+    routes: list[Any] = [(rf"/{url_path.strip('/')}/?", UpdateHandler, {"receiver": receiver})]
+    routes.append((rf"/{re.escape(health_path.strip('/'))}/?", HealthHandler, {"receiver": receiver}))
+    application = tornado.web.Application(routes)
     server = HTTPServer(application, max_body_size=MOST_BODY, max_buffer_size=MOST_BODY)
     server.listen(port, host)
     return server

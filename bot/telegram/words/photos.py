@@ -19,6 +19,8 @@ from solver.tiles import Tile
 RACK = N_("That's my rack")
 TABLE = N_("That's the table")
 DRAWN = N_("Tiles I drew")
+FIX = N_("Correct the table to it")
+NEITHER = N_("Neither")
 
 NO_TILES = N_(
     "I see no tiles in this photo. Send a photo of your rack or of the table, taken from above in good light, "

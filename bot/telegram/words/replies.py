@@ -249,11 +249,6 @@ def rack_answer(player: PlayerState, rules: Rules) -> str:
     return f"{rack_text(player, rules)}\n{hint}"
 
 
-def draw_answer(drawn: Sequence[Tile], player: PlayerState, rules: Rules) -> str:
-    """The answer to tiles drawn (typed or tapped): what was drawn, and the rack now."""
-    return _("Drew {tiles}.").format(tiles=tiles_text(drawn, rules)) + "\n" + rack_text(player, rules)
-
-
 def won_line(name: str) -> str:
     """What is said when a player's last tiles went down."""
     return _("{name} has no tile left: {name} wins!").format(name=name)
@@ -292,17 +287,18 @@ def declared_line(player: PlayerState, rules: Rules) -> str:
 
 
 def scored_text(state: GameState) -> str:
-    """A scored game: who won, each player's score by the box."""
+    """A scored game: who won, each player's score by the box (or that too few racks were told to score it)."""
     rows = scores(state)
+    unscored = [p.name for p in state.active_players if p.score is None and not p.declared and not p.rack_known]
     if not rows:
-        return _("Game over: no rack was told, so there is no score.")
-    lines = [_("Game over. {name} wins.").format(name=rows[0].name) if rows[0].won else _("Game over.")]
-    for s in rows:
-        lines.append(f"{s.name}: {score_text(s.score, plus=True)}")
-    unscored = [p.name for p in state.active_players if p.score is None]
-    if unscored:
+        lines = [_("Game over: too few racks were told to score it.")]
+    else:
+        lines = [_("Game over. {name} wins.").format(name=rows[0].name) if rows[0].won else _("Game over.")]
+        lines.extend(f"{s.name}: {score_text(s.score, plus=True)}" for s in rows)
+    if unscored and len(state.active_players) > 1:
         lines.append(_("No score (rack never told): {names}").format(names=", ".join(unscored)))
-    lines.append(_("/scores shows the totals."))
+    if rows:
+        lines.append(_("/scores shows the totals."))
     return "\n".join(lines)
 
 
@@ -314,9 +310,9 @@ def turn_buttons(state: GameState) -> InlineKeyboardMarkup | None:
     if not state.is_group or not state.playing or len(state.active_players) < 2:
         return None
     label = _(DREW_BUTTON) if state.pool else _("⏭ I pass (the pool is empty)")
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=callbacks.game_button(callbacks.DREW, state.id))]]
-    )
+    if state.turn is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=callbacks.drew(state.id, state.turn))]])
 
 
 def end_buttons(state: GameState) -> InlineKeyboardMarkup | None:

@@ -59,6 +59,7 @@ def _parts(rules: Rules) -> list[tuple[str, str]]:
         ("deck", _("numbers 1 to {high} in {colours}").format(high=rules.numbers, colours=_colours(rules))),
         ("copies", _copies(rules.copies)),
         ("jokers", _jokers(rules.jokers)),
+        ("deal", n_("{n} tile each to begin", "{n} tiles each to begin", rules.deal).format(n=rules.deal)),
         (
             "sets",
             n_("sets of at least {n} tile", "sets of at least {n} tiles", rules.smallest_set).format(
@@ -66,7 +67,6 @@ def _parts(rules: Rules) -> list[tuple[str, str]]:
             ),
         ),
         ("meld", _meld(rules.initial_meld)),
-        ("deal", n_("{n} tile each to begin", "{n} tiles each to begin", rules.deal).format(n=rules.deal)),
         (
             "joker value",
             n_("a joker counts {n} point", "a joker counts {n} points", rules.joker_value).format(n=rules.joker_value),
