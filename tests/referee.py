@@ -114,6 +114,7 @@ UNDONE_BY_ANOTHER = 0.3  # of those, another player asks for the undo (and it is
 OUT_OF_TURN = 0.03  # per turn: another player plays or draws on someone else's turn, as their own
 NAME_FIRST = 0.8  # a player with a tile not yet named names it before their own turn
 LOOK = 0.03  # per turn: /status
+STALE_DREW = 0.02  # per turn: "I drew a tile" tapped under an earlier turn's post
 UNDO_THE_SCORE = 0.2  # per game: the last rack told (which scored the game) is taken back and told again
 CORRECTION = 0.03  # per turn: a wrong /table fix, put right by /table fix with the truth
 MOST_CORRECTIONS = 2  # per game
@@ -479,6 +480,18 @@ def kept_sets(before: Sequence[TileSet], after: Sequence[TileSet]) -> Counter[st
 # --- the bot, its fake Telegram, and reading its game back ------------------------------------------------
 
 
+def play_points(after: Sequence[TileSet], placed: Counter[Tile]) -> tuple[int, int]:
+    """What a play's tiles count, where they lie: each number tile its number, each joker from the rack a tile
+    it stands for. Jokers are alike, so which of the table's jokers is the rack's is the bot's tracing: the
+    least and the most that makes (a joker counts 1 to the highest tile a joker of the new table stands for)."""
+    numbers = sum(t.number for t in placed.elements() if not t.is_joker)
+    jokers = placed[JOKER]
+    stand = sorted(
+        (f.number for s in after for t, f in zip(s.tiles, s.stands_for, strict=True) if t.is_joker), reverse=True
+    )
+    return numbers + jokers, numbers + sum(stand[:jokers])
+
+
 def grows(old: TileSet, new: TileSet, placed: Counter[Tile]) -> bool:
     """``new`` is ``old`` with some of ``placed`` added."""
     return not Counter(old.tiles) - Counter(new.tiles) and not (Counter(new.tiles) - Counter(old.tiles)) - placed
@@ -737,13 +750,13 @@ class Stats:
 @dataclass(frozen=True)
 class Said:
     """What the group must read of the change a message makes: who, what (``put down``, ``adds``, ``drew``,
-    ``passes``), for a play its tiles and points (what the table gains, a joker as the tile it stands for), and
-    whose turns were passed over."""
+    ``passes``), for a play its tiles and its points (``points``: the least and the most they may be), and whose
+    turns were passed over."""
 
     who: str
     what: str
     tiles: tuple[str, ...] = ()
-    points: int = 0
+    points: tuple[int, int] = (0, 0)
     passed_over: tuple[str, ...] = ()
 
     def problems(self, calls: list[Call], group: int) -> list[str]:
@@ -751,8 +764,9 @@ class Said:
         told: list[tuple[object, ...]]
         want: tuple[object, ...]
         if self.what in ("put down", "adds"):
-            told = [play_line(m) for text in lines for m in PLAY_LINE.finditer(text)]
-            want = (self.who, self.what, sorted(self.tiles), len(self.tiles), self.points)
+            low, high = self.points
+            told = [play_line(m, low, high) for text in lines for m in PLAY_LINE.finditer(text)]
+            want = (self.who, self.what, sorted(self.tiles), len(self.tiles), f"{low}..{high} points")
         else:
             pattern = DRAW_LINE if self.what == "drew" else PASS_LINE
             told = [(m.group(1), self.what) for text in lines for m in pattern.finditer(text)]
@@ -764,10 +778,13 @@ class Said:
         return problems
 
 
-def play_line(m: re.Match[str]) -> tuple[object, ...]:
-    """A play's line as (who, put down or adds, its tiles sorted, its count of tiles, its points)."""
+def play_line(m: re.Match[str], low: int, high: int) -> tuple[object, ...]:
+    """A play's line as (who, put down or adds, its tiles sorted, its count of tiles, its points: said as within
+    ``low..high`` when they are)."""
     tiles = (m.group(2) or m.group(3)).replace("|", " ").split()
-    return (m.group(1), "put down" if m.group(2) else "adds", sorted(tiles), int(m.group(4)), int(m.group(5)))
+    points = int(m.group(5))
+    said = f"{low}..{high} points" if low <= points <= high else f"{points} points"
+    return (m.group(1), "put down" if m.group(2) else "adds", sorted(tiles), int(m.group(4)), said)
 
 
 @dataclass(frozen=True)
@@ -806,7 +823,11 @@ class Family:
         self.state: GameState | None = None
         self.games = 0
         self.corrections = 0
+        #: the group's newest post with the "I drew a tile" button, and the turn it was made for
         self.turn_post: Call | None = None
+        self.turn_post_for: int | None = None
+        #: a post whose "I drew a tile" was made for an earlier turn (a tap on it draws nothing)
+        self.old_turn_post: Call | None = None
         self.end_post: Call | None = None
         self.scored_post: Call | None = None
         self.first_post: Call | None = None
@@ -992,13 +1013,23 @@ class Family:
             labels = [b["text"] for b in c.buttons]
             if c.chat_id == self.group.id:
                 if any("I drew a tile" in x or "I pass" in x for x in labels):
-                    self.turn_post = c
+                    if self.turn_post is not None and self.turn_post_for != self.truth.turn:
+                        self.old_turn_post = self.turn_post
+                    self.turn_post, self.turn_post_for = c, self.truth.turn
                 if RACK_AS_YOU_HAVE_IT in labels:
                     self.end_post = c
                 if SAME_PLAYERS in labels:
                     self.scored_post = c
             elif c.chat_id is not None and c.chat_id > 0 and DONE_KEY in labels and "drew a tile" in c.text:
                 self.keyboards[c.chat_id] = c
+
+    def drew_button(self) -> tuple[Call, str] | None:
+        """The group's "I drew a tile" (or "I pass") button made for the turn as it is (a button made for an
+        earlier turn draws nothing), and its label; None when the group has none."""
+        if self.turn_post is None or self.turn_post_for != self.truth.turn:
+            return None
+        label = next(b["text"] for b in self.turn_post.buttons if "I drew" in b["text"] or "I pass" in b["text"])
+        return self.turn_post, label
 
     def expect_question(self, calls: list[Call], chat: Chat, needle: str) -> Call:
         """The question the bot just asked in ``chat`` (its text holding ``needle``)."""
@@ -1066,7 +1097,7 @@ class Family:
         self.keyboards.clear()
         self.shown.clear()
         self.corrections = 0
-        self.turn_post = self.end_post = None
+        self.turn_post = self.end_post = self.old_turn_post = None
         await self.press(self.rng.choice(self.users), self.scored_post, SAME_PLAYERS, begin)
         for user in self.rng.sample(order, len(order)):
             await self.tell_rack(user)
@@ -1101,6 +1132,8 @@ class Family:
         stale = self.shown.pop(seat.id, None)
         if stale is not None and self.rng.random() < 0.5:
             await self.tap_stale(seat, stale)
+        if self.old_turn_post is not None and truth.pool and self.rng.random() < STALE_DREW:
+            await self.tap_old_drew(seat, self.old_turn_post)
         best = await self.best_play(seat)
         hold_back = (SLOW_HOLD_BACK if truth.pool else SLOW_PASS) if self.slow else HOLD_BACK
         if best is None or self.rng.random() < hold_back:
@@ -1133,6 +1166,15 @@ class Family:
         alerts = [c.text for c in calls if c.method == "answerCallbackQuery"]
         if not any("changed since this suggestion" in text for text in alerts):
             self.fail([f"a stale 'I played this' was answered {alerts}"], self.truth.expected(), {})
+
+    async def tap_old_drew(self, seat: Seat, post: Call) -> None:
+        """The "I drew a tile" under an earlier turn's post: nothing is drawn, and the tap is told so."""
+        self.did("an earlier turn's I drew tapped")
+        label = next(b["text"] for b in post.buttons if "I drew" in b["text"] or "I pass" in b["text"])
+        calls = await self.press(seat.user, post, label)
+        alerts = [c.text for c in calls if c.method == "answerCallbackQuery"]
+        if not any("earlier turn" in text for text in alerts):
+            self.fail([f"an earlier turn's 'I drew a tile' was answered {alerts}"], self.truth.expected(), {})
 
     async def out_of_turn(self, seat: Seat) -> None:
         """``seat`` plays, or draws, on someone else's turn and says it was theirs: the turns between are passed
@@ -1381,11 +1423,9 @@ class Family:
         player's own passes over the turns before theirs)."""
         truth = self.truth
         placed = tiles_of(after) - tiles_of(truth.table)
-        points = sum(s.value for s in after) - sum(s.value for s in truth.table)
         what = "adds" if truth.adding == player.id else "put down"
-        return Said(
-            player.name, what, tuple(str(t) for t in placed.elements()), points, self.passed_over(player, whose)
-        )
+        tiles = tuple(str(t) for t in placed.elements())
+        return Said(player.name, what, tiles, play_points(after, placed), self.passed_over(player, whose))
 
     def passed_over(self, seat: Seat, whose: str | None) -> tuple[str, ...]:
         """The players whose turns come before ``seat``'s, when ``seat`` acts out of turn as themselves."""
@@ -1516,7 +1556,7 @@ class Family:
     async def draw(self, seat: Seat) -> None:
         truth = self.truth
         kind = pick(self.rng, DRAW_KINDS)
-        if kind == "the group's button" and self.turn_post is None:
+        if kind == "the group's button" and self.drew_button() is None:
             kind = "/draw in the group"
         if kind == "/draw in private" and seat.unnamed:
             # /draw 7K in private, with a tile drawn earlier still unnamed, names that tile (the bot's choice):
@@ -1547,9 +1587,9 @@ class Family:
         self.keyboards.pop(seat.id, None)
         change = functools.partial(truth.draw, seat.id, named=False)
         if kind == "the group's button":
-            assert self.turn_post is not None
-            label = next(b["text"] for b in self.turn_post.buttons if "I drew" in b["text"] or "I pass" in b["text"])
-            await self.press(seat.user, self.turn_post, label, change, said=Said(seat.name, "drew"))
+            post, label = self.drew_button() or (None, "")
+            assert post is not None
+            await self.press(seat.user, post, label, change, said=Said(seat.name, "drew"))
         else:
             await self.say(seat.user, "/draw", self.group, change, said=Said(seat.name, "drew"))
         if seat.id not in self.keyboards:
@@ -1560,9 +1600,9 @@ class Family:
         truth = self.truth
         teller = self.rng.choice([s for s in truth.seats if s is not seat])
         self.keyboards.pop(seat.id, None)
-        if self.turn_post is not None and self.rng.random() < 0.5:
-            label = next(b["text"] for b in self.turn_post.buttons if "I drew" in b["text"])
-            calls = await self.press(teller.user, self.turn_post, label)
+        button = self.drew_button()
+        if button is not None and self.rng.random() < 0.5:
+            calls = await self.press(teller.user, *button)
         else:
             calls = await self.say(teller.user, "/draw", self.group)
         asked = self.expect_question(calls, self.group, "Who drew?")
@@ -1593,15 +1633,15 @@ class Family:
     async def pass_turn(self, seat: Seat) -> None:
         truth = self.truth
         kind = pick(self.rng, PASS_KINDS)
-        if kind == "the group's button" and self.turn_post is None:
+        if kind == "the group's button" and self.drew_button() is None:
             kind = "/pass in the group"
         self.did(f"pass: {kind}")
         change = functools.partial(truth.pass_turn, seat.id)
         said = Said(seat.name, "passes")
         if kind == "the group's button":
-            assert self.turn_post is not None
-            label = next(b["text"] for b in self.turn_post.buttons if "I drew" in b["text"] or "I pass" in b["text"])
-            await self.press(seat.user, self.turn_post, label, change, said=said)
+            post, label = self.drew_button() or (None, "")
+            assert post is not None
+            await self.press(seat.user, post, label, change, said=said)
         elif kind == "/pass in private":
             await self.say(seat.user, "/pass", private(seat.user), change, said=said)
         else:
