@@ -115,6 +115,7 @@ OUT_OF_TURN = 0.03  # per turn: another player plays or draws on someone else's 
 NAME_FIRST = 0.8  # a player with a tile not yet named names it before their own turn
 LOOK = 0.03  # per turn: /status
 STALE_DREW = 0.02  # per turn: "I drew a tile" tapped under an earlier turn's post
+STOPPED = 0.1  # per game: a player stops the game with /end after some turns
 UNDO_THE_SCORE = 0.2  # per game: the last rack told (which scored the game) is taken back and told again
 CORRECTION = 0.03  # per turn: a wrong /table fix, put right by /table fix with the truth
 MOST_CORRECTIONS = 2  # per game
@@ -350,6 +351,10 @@ class Truth:
         self.turn, self.adding, self.passes = self.after(user_id), None, self.passes + 1
         if self.passes >= len(self.seats):
             self.finish, self.turn = "blocked", None
+
+    def stop(self) -> None:
+        """/end: no more turns; the racks are told and the lowest wins, as when nobody can play on."""
+        self.finish, self.turn, self.adding = "stopped", None, None
 
     def waiting(self) -> list[Seat]:
         """Who must still tell their rack for the score."""
@@ -1109,13 +1114,25 @@ class Family:
 
     async def play_out(self) -> None:
         truth = self.truth
+        stop_at = self.rng.randrange(10, 60) if self.rng.random() < STOPPED else None
         while truth.finish is None:
             self.record.turns += 1
             if self.record.turns > MOST_TURNS:
                 self.fail([f"the game did not end in {MOST_TURNS} turns"], truth.expected(), {})
+            if self.record.turns == stop_at:
+                await self.stop()
+                return
             await self.name_some()
             await self.maybe_correct()
             await self.one_turn()
+
+    async def stop(self) -> None:
+        """A player stops the game with /end (and confirms): the racks are told, the lowest wins."""
+        self.did("/end: the game stopped")
+        seat = self.rng.choice(self.truth.seats)
+        calls = await self.say(seat.user, "/end", self.group)
+        asked = self.expect_question(calls, self.group, "Stop the game now?")
+        await self.press(seat.user, asked, asked.buttons[0]["text"], self.truth.stop)
 
     async def one_turn(self) -> None:
         truth = self.truth
@@ -1717,7 +1734,7 @@ class Family:
         truth = self.truth
         assert truth.ended and truth.winner is not None
         winner = truth.seat(truth.winner)
-        self.record.finish = "went out" if truth.finish == "out" else "nobody could play on"
+        self.record.finish = {"out": "went out", "blocked": "nobody could play on"}.get(truth.finish or "", "stopped")
         self.record.winner = winner.name
         self.record.scores = {s.name: s.score or 0 for s in truth.seats}
         post = self.scored_post
