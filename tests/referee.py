@@ -9,11 +9,13 @@ records for the one whose turn it is, by draws (``/draw`` in the group and the t
 keyboard or typed, the group's button, ``/draw 7K`` in private, a draw another player tells), passes on an
 empty pool; now and then a player plays or draws out of turn and says it was theirs, takes a play or a draw
 back with ``/undo`` (or another player's ``/undo`` is confirmed) and makes it again, taps a stale "I played
-this", looks at ``/status``, or fixes the table wrongly and another puts it right. Every question the bot
-asks is answered with the truth. A game goes on until someone goes out, or the pool is empty and every
-player passes (a slow family holds back until it is); then the others tell their racks (the button,
-``/left`` typed, the tile keyboard) and the game ends in the box's scores; some families play a second
-game ("New game, same players"), the totals adding up.
+this" or an earlier turn's "I drew a tile", looks at ``/status``, or fixes the table wrongly and another puts
+it right. Every question the bot asks is answered with the truth. A game goes on until someone goes out (an
+undo of the winning play, now and then, and it is made again), or the pool is empty and every player passes
+(a slow family holds back until it is), or a player stops it with ``/end``; then the others tell their racks
+(the button, ``/left`` typed, the tile keyboard; the last one, now and then, taken back and told again) and
+the game ends in the box's scores; some families play a second game ("New game, same players"), the totals
+adding up.
 
 The referee knows the truth (``Truth``: every rack, the pool, the table, whose turn it is) and works out by
 itself what the bot must hold after each message. After EVERY message it reads the game back with the code
