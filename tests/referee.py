@@ -116,6 +116,9 @@ UNDONE_BY_ANOTHER = 0.3  # of those, another player asks for the undo (and it is
 OUT_OF_TURN = 0.03  # per turn: another player plays or draws on someone else's turn, as their own
 NAME_FIRST = 0.8  # a player with a tile not yet named names it before their own turn
 LOOK = 0.03  # per turn: /status
+RETELL = 0.02  # per turn: a player sends their whole rack again
+TYPO = 0.04  # per typed play: first typed with a tile that does not exist (refused), then right
+DOUBLE_TAP = 0.1  # a button that changes the game tapped twice at once (two players, or a finger twice)
 STALE_DREW = 0.02  # per turn: "I drew a tile" tapped under an earlier turn's post
 STOPPED = 0.1  # per game: a player stops the game with /end after some turns
 UNDO_THE_SCORE = 0.2  # per game: the last rack told (which scored the game) is taken back and told again
@@ -586,6 +589,30 @@ class Arena:
         watch.note(f"{user.first_name} taps {label!r} in {where(int(call.params['chat_id']))}")
         return await self._settle(watch, self.fake.offer({"callback_query": query}), mark, str(query["id"]))
 
+    async def press_twice(self, watch: Watch, users: tuple[User, User], call: Call, label: str) -> list[Call]:
+        """Two taps on the same button at once (two players, or one finger twice), the second sent before the
+        first is handled."""
+        found = [b for b in call.buttons if b["text"] == label]
+        if not found:
+            raise RefereeError(f"no button {label!r} under {call.text[:80]!r}: {[b['text'] for b in call.buttons]}")
+        message = self.fake.messages[(int(call.params["chat_id"]), call.message_id)]
+        mark = self.fake.mark()
+        offered = []
+        for user in users:
+            query = {
+                "id": f"referee{next(self._queries)}",
+                "from": user.to_json(),
+                "message": message,
+                "chat_instance": f"ci{message['chat']['id']}",
+                "data": found[0]["callback_data"],
+            }
+            watch.note(f"{user.first_name} taps {label!r} in {where(int(call.params['chat_id']))} (a double tap)")
+            offered.append((self.fake.offer({"callback_query": query}), str(query["id"])))
+        calls: list[Call] = []
+        for update_id, query_id in offered:
+            calls += await self._settle(watch, update_id, mark, query_id)
+        return calls
+
     async def follow(self, watch: Watch, user: User, call: Call, label: str) -> list[Call]:
         """``user`` opens a deep-link button: /start in their private chat."""
         mark = self.fake.mark()
@@ -879,6 +906,35 @@ class Family:
     ) -> list[Call]:
         return await self._checked(lambda: self.arena.press(self.watch, user, call, label), change, kept, said)
 
+    async def press_twice(
+        self,
+        users: tuple[User, User],
+        call: Call,
+        label: str,
+        change: Callable[[], object] | None = None,
+        *,
+        kept: Counter[str] | None = None,
+        said: Said | None = None,
+    ) -> list[Call]:
+        """Two taps at once on a button that changes the game: it changes once."""
+        self.did("double taps")
+        return await self._checked(lambda: self.arena.press_twice(self.watch, users, call, label), change, kept, said)
+
+    async def tap(
+        self,
+        users: tuple[User, User],
+        call: Call,
+        label: str,
+        change: Callable[[], object] | None = None,
+        *,
+        kept: Counter[str] | None = None,
+        said: Said | None = None,
+    ) -> list[Call]:
+        """The first of ``users`` taps the button; now and then both tap it at once."""
+        if self.rng.random() < DOUBLE_TAP:
+            return await self.press_twice(users, call, label, change, kept=kept, said=said)
+        return await self.press(users[0], call, label, change, kept=kept, said=said)
+
     async def follow(self, user: User, call: Call, label: str) -> list[Call]:
         return await self._checked(lambda: self.arena.follow(self.watch, user, call, label), None, None, None)
 
@@ -1148,6 +1204,11 @@ class Family:
             await self.name_drawn(seat)
         if self.rng.random() < LOOK:
             await self.look(seat)
+        if self.rng.random() < RETELL:  # a player sends their whole rack again (it names any tile drawn unnamed)
+            teller = self.rng.choice(truth.seats)
+            self.did("a rack told again")
+            self.keyboards.pop(teller.id, None)
+            await self.tell_rack(teller.user)
         stale = self.shown.pop(seat.id, None)
         if stale is not None and self.rng.random() < 0.5:
             await self.tap_stale(seat, stale)
@@ -1330,11 +1391,11 @@ class Family:
         before = self.truth.copy()
         said = self.said_play(seat, shown)
         play = functools.partial(self.truth.play, seat.id, shown)
-        await self.press(seat.user, answer, PLAYED_THIS, play, kept=kept, said=said)
+        await self.tap((seat.user, seat.user), answer, PLAYED_THIS, play, kept=kept, said=said)
         if undo:
             self.did("undo and again")
             await self.undo(seat, before, "play")
-            if not await self.played_this(seat):
+            if not await self.played_this(self.truth.seat(seat.id)):
                 self.fail(["after /undo, /solve no longer offers the play"], self.truth.expected(), {})
         return True
 
@@ -1357,11 +1418,16 @@ class Family:
             whose = "theirs"
         typed = await self.choose_form(recorder, player, after)
         self.did(f"typed: {typed.form}")
+        if self.rng.random() < TYPO:  # a tile mistyped first: refused, nothing changes; then typed right
+            self.did("a play mistyped, then typed right")
+            command, rest = typed.text.split(" ", 1)
+            await self.say(recorder.user, f"{command} 14{rest.split()[0][-1]} {rest}", chat)
         before, numbers = self.truth.copy(), self.numbered()
         await self.send_play(recorder, player, chat, typed, after, whose)
         if undo:  # (a play that went out too: the game goes on again)
             self.did("undo and again" if self.truth.finish is None else "undo of going out, and again")
             await self.undo(player, before, "play")
+            recorder, player = self.truth.seat(recorder.id), self.truth.seat(player.id)
             if self.numbered() != numbers:
                 self.fail([f"after /undo the sets are numbered {self.numbered()}, not {numbers}"], {}, {})
             await self.send_play(recorder, player, chat, typed, after, whose)
@@ -1590,6 +1656,7 @@ class Family:
             if kind != "the group's button" and self.rng.random() < UNDO:
                 self.did("undo and again")
                 await self.undo(seat, before, "draw")
+                seat = truth.seat(seat.id)  # (the truth was restored: its seats are new)
                 await self.draw_by(seat, kind)
         if seat.unnamed and self.rng.random() > NAME_LATER:
             await self.name_drawn(seat)
@@ -1625,9 +1692,9 @@ class Family:
         else:
             calls = await self.say(teller.user, "/draw", self.group)
         asked = self.expect_question(calls, self.group, "Who drew?")
-        presser = teller if self.rng.random() < 0.5 else seat
+        presser, other = (teller, seat) if self.rng.random() < 0.5 else (seat, teller)
         drew = functools.partial(truth.draw, seat.id, named=False)
-        await self.press(presser.user, asked, seat.name, drew, said=Said(seat.name, "drew"))
+        await self.tap((presser.user, other.user), asked, seat.name, drew, said=Said(seat.name, "drew"))
 
     async def name_drawn(self, seat: Seat) -> None:
         """The player names the tiles they drew in the group: on the private keyboard, or /draw 7K typed."""
@@ -1638,7 +1705,7 @@ class Family:
         if keyboard is not None and len(tiles) == 1 and self.rng.random() < 0.6:
             self.did("named: the keyboard")
             await self.press(seat.user, keyboard, key(tiles[0]))
-            await self.press(seat.user, keyboard, DONE_KEY, done)
+            await self.tap((seat.user, seat.user), keyboard, DONE_KEY, done)
         else:
             self.did("named: /draw typed")
             await self.say(seat.user, f"/draw {words(tiles)}", private(seat.user), done)
@@ -1703,7 +1770,7 @@ class Family:
                 # in the group: a private chat lets go of a game once it is over ("back to your own game")
                 self.did("undo of the score, and again")
                 await self.say(seat.user, "/undo", self.group, functools.partial(truth.restore, before))
-                await self.tell_left(seat)
+                await self.tell_left(truth.seat(seat.id))  # (the truth was restored: its seats are new)
 
     async def tell_left(self, seat: Seat) -> None:
         """``seat`` tells the tiles left on their rack: the group's button, /left typed, or the tile keyboard."""
@@ -1719,7 +1786,7 @@ class Family:
         tiles = words(self.rng.sample(seat.rack, len(seat.rack))) or "none"
         if kind == "the group's button":
             assert self.end_post is not None
-            await self.press(seat.user, self.end_post, RACK_AS_YOU_HAVE_IT, tell)
+            await self.tap((seat.user, seat.user), self.end_post, RACK_AS_YOU_HAVE_IT, tell)
         elif kind == "/left in the group":
             await self.say(seat.user, f"/left {tiles}", self.group, tell)
         elif kind == "/left in private":
