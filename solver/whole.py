@@ -20,5 +20,6 @@ def whole(text: str) -> int | None:
 
 
 def shown(token: str, most: int = 24) -> str:
-    """A token short enough to quote back in an error."""
+    """A token short enough to quote back in an error (a label's colon left out: the message puts its own)."""
+    token = token.rstrip(":") or token
     return token if len(token) <= most else token[: most - 1] + "\u2026"

@@ -175,7 +175,7 @@ async def test_added_to_a_group_the_bot_greets_with_a_new_game_button(tmp_path: 
         s.fake.send(ALICE, "/help", GROUP)
         greeting, helped = await s.fake.replies(GROUP.id, mark, 2)
         assert greeting.text == texts.GREET_GROUP
-        assert helped.text == texts.HELP
+        assert helped.text == texts.HELP_GROUP
         started = await s.tap(ALICE, greeting, "New game", GROUP.id)
         assert started.text.startswith("New game") and started.button("Join")
         state = await s.service.active_game(GROUP.id)

@@ -46,8 +46,11 @@ ALERT_LIMIT = 200
 
 
 def short(error: Exception) -> str:
-    """An error's words in the reader's language, begun with a capital, as an answer of their own."""
+    """An error's words in the reader's language, begun with a capital, as an answer of their own (a
+    notation error begins with the piece as it was typed, left as typed)."""
     text = (spoken(error) if isinstance(error, RummikubError) else str(error)).strip() or type(error).__name__
+    if isinstance(error, NotationError):
+        return text
     return text[0].upper() + text[1:]
 
 

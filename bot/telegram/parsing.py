@@ -139,11 +139,7 @@ def parse_position(text: str, bot_username: str | None = None, *, group: bool = 
                 table = current
             current.append(m.group("rest"))
         elif (meant := misspelt_keyword(line)) is not None and ":" in line.split()[0]:
-            raise OptionError(
-                N_("did you mean {meant}: instead of {word}? Start each line with rack: or table:"),
-                word=line.split()[0],
-                meant=meant,
-            )
+            raise OptionError(MISSPELT_LABEL, word=line.split()[0], meant=meant)
         elif current is not None:
             current.append(line)
         elif line.strip():
@@ -171,6 +167,9 @@ def _one_label_a_line(text: str, labels: _Labels) -> list[str]:
 _KEYWORD = re.compile(r"\s*(?P<word>[^\W\d_]+)\s*(?P<colon>:?)")
 
 
+MISSPELT_LABEL = N_("did you mean {meant}: instead of {word}? Start each line with rack: or table:")
+
+
 def misspelt_keyword(line: str, *, cutoff: float = 0.8) -> str | None:
     """The keyword a line meant to start with, when it starts with a near miss of ``rack:`` or ``table:``
     (``rack 3R`` without the colon, ``tabel: …``); None when it does not look like one (``cutoff``: how
@@ -181,12 +180,25 @@ def misspelt_keyword(line: str, *, cutoff: float = 0.8) -> str | None:
     word = m.group("word").lower()
     if word in RACK_LABELS + TABLE_LABELS and m.group("colon"):
         return None  # written right
-    close = difflib.get_close_matches(word, [*RACK_WORDS, *TABLE_WORDS], n=4, cutoff=cutoff)  # "tabel"; not "back"
+    labels = [*RACK_WORDS, *TABLE_WORDS]
+    close = difflib.get_close_matches(word, labels, n=4, cutoff=cutoff)  # "tabel"; not "back"
+    close += [w for w in labels if w not in close and _swapped(word, w)]  # "rakc": two letters the wrong way round
     if not close:
         return None
     ours = {*LABEL_WORDS["en"], *LABEL_WORDS.get(current(), ())}  # a tie goes to the reader's language
     best: str = max(close, key=lambda w: (round(difflib.SequenceMatcher(None, word, w).ratio(), 6), w in ours))
     return best
+
+
+def _swapped(word: str, label: str) -> bool:
+    """Whether ``word`` is ``label`` with two neighbouring letters the wrong way round."""
+    if len(word) != len(label) or len(word) < 4:
+        return False
+    wrong = [i for i, (a, b) in enumerate(zip(word, label, strict=True)) if a != b]
+    if len(wrong) != 2 or wrong[1] != wrong[0] + 1:
+        return False
+    first, second = wrong
+    return word[first] == label[second] and word[second] == label[first]
 
 
 def looks_like_position(text: str, bot_username: str | None = None, *, group: bool = False) -> bool:

@@ -22,7 +22,7 @@ from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import send_answer, start_solving
 from bot.telegram.handlers.table import change_shared_table, read_table_for, set_table, show_table
 from bot.telegram.intents import intent_of
-from bot.telegram.parsing import fix_word, misspelt_keyword, parse_position
+from bot.telegram.parsing import MISSPELT_LABEL, fix_word, misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import rules as rule_words
@@ -69,6 +69,9 @@ async def plain_text(update: Update, context: BotContext) -> None:
     except NotationError:
         if any(ch.isdigit() for ch in text):
             meant = misspelt_keyword(text)
+            first = text.split()[0]
+            if meant is not None and ":" in first:  # "rakc: 3R 4R"
+                raise OptionError(MISSPELT_LABEL, word=first, meant=meant) from None
             if meant is not None:  # "rack 3R 4R" without the colon
                 colon = N_("start the line with {word}: and a colon, like {word}: 3R 4R 5R")
                 raise OptionError(colon, word=meant) from None
