@@ -52,7 +52,7 @@ async def test_start_and_help_in_the_language_of_the_users_app(tmp_path: Path, c
     assert start.buttons[0]["text"] == label_in(code, "▶️ Try the example")
     if code != "en":
         assert start.text != texts.START.format(**example) and helped.text != texts.HELP
-        assert "/rack 3R 4R 5R J" in helped.text  # commands and tiles are never translated
+        assert "3R 4R 5R J" in helped.text and "/solve" in helped.text  # commands and tiles are never translated
 
 
 async def test_a_language_the_bot_does_not_speak_gets_english(tmp_path: Path) -> None:
@@ -104,7 +104,7 @@ async def test_a_group_speaks_its_own_language_to_everyone_in_it(tmp_path: Path)
     async with session(tmp_path) as s:
         await s.ask(ALICE, "/language ru", GROUP)
         helped = await s.ask(BOB, "/help", GROUP)  # Bob's app is English
-        assert helped.text == in_language("ru", texts.HELP)
+        assert helped.text == in_language("ru", texts.HELP_GROUP)
         created = await s.ask(BOB, "/new", GROUP)
         assert created.buttons[0]["text"] == label_in("ru", "🙋 Join")
         private = await s.ask(BOB, "/help")  # in private Bob still reads his own language

@@ -14,7 +14,9 @@ import pytest
 from bot.telegram.parsing import LABEL_WORDS
 from bot.telegram.words import photos as photo_words
 from bot.telegram.words import texts
-from bot.telegram.words.language import LANGUAGES, RLM, _, speaking
+from bot.telegram.words.language import LANGUAGES, RLM, _, speaking, spoken
+from solver import STANDARD
+from solver.notation import NotationError, parse_table
 from tests.bot_support import ALICE, BOB, CAROL, rack_of, session, tiles
 from tests.fake_bot_api import BOT_USERNAME, User
 from tests.test_bot_group import GROUP, new_game_with_two
@@ -67,7 +69,11 @@ async def test_an_error_in_german_names_the_piece_without_offsets(tmp_path: Path
     async with session(tmp_path) as s:
         answer = await s.ask(GRETA, "/table 1O 2O 4O | 7K 8K 9K")
     assert "1O 2O 4O" in answer.text and not OFFSET.search(answer.text) and "`" not in answer.text
-    assert answer.text != said("en", answer.text)  # in German
+    with pytest.raises(NotationError) as raised:
+        parse_table("1O 2O 4O | 7K 8K 9K", STANDARD)
+    with speaking("de"):
+        assert answer.text == spoken(raised.value)
+    assert answer.text != str(raised.value)  # in German, not English
 
 
 @pytest.mark.parametrize(
