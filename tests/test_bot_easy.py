@@ -218,7 +218,8 @@ async def _key(s: Session, board: Call, label: str) -> Call:
 async def test_the_tile_keyboard_sets_a_rack_by_taps_and_done_stores_once(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         await s.ask(ALICE, "/rack 1K")
-        board = await s.ask(ALICE, "/rack")
+        shown = await s.ask(ALICE, "/rack")  # the rack, and a button to change it
+        board = await s.tap(ALICE, shown, "✏️ Change")
         assert board.text.startswith("Your rack (1 tile): 1K") and keyboard.NOTHING_YET in board.text
         assert len(board.buttons) == 13 * 4 + 3 <= 100
         assert all(len(b["callback_data"].encode()) <= 64 for b in board.buttons)

@@ -369,7 +369,7 @@ async def test_a_table_typed_in_a_tied_private_chat_is_the_typists_play(tmp_path
         )
         assert "9K" not in posted.text
         here = await s.fake.reply(BOB.id, mark, ("sendPhoto",))
-        assert here.text == "Family: " + posted.text
+        assert here.text == "Family: " + posted.text.replace("Bob put down", "You put down")  # "you" to Bob
         assert await table_of(s) == ["1K 2K 3K", "10B 11B 12B"]
         assert rack_of(await s.player(GROUP.id, BOB)) == ["9K"]
 

@@ -26,8 +26,19 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "bot.game": ("solver",),
     # the coach (issue 24): pure functions over the solver's answers and the game's state
     "bot.coach": ("solver", "bot.game"),
+    # the self-play simulator and the hold-back advice it measures (issue 24): whole games through the core
+    "bot.selfplay": ("solver", "bot.game"),
     "bot.storage": ("solver", "bot.game"),
-    "bot.telegram": ("solver", "render", "vision", "bot.game", "bot.storage", "bot.settings"),
+    "bot.telegram": (
+        "solver",
+        "render",
+        "vision",
+        "bot.game",
+        "bot.coach",
+        "bot.selfplay",
+        "bot.storage",
+        "bot.settings",
+    ),
     "bot": ("solver", "render", "vision", "bot"),
     "migrations": ("bot.storage",),
 }
@@ -175,7 +186,17 @@ def test_the_rooms_are_all_checked() -> None:
     files = room_files()
     rooms = {room_of(module_of(p)) for p in files}
     assert None not in rooms, [p for p in files if room_of(module_of(p)) is None]
-    for room in ("solver", "render", "bot.game", "bot.coach", "bot.storage", "bot.telegram", "bot", "migrations"):
+    for room in (
+        "solver",
+        "render",
+        "bot.game",
+        "bot.coach",
+        "bot.selfplay",
+        "bot.storage",
+        "bot.telegram",
+        "bot",
+        "migrations",
+    ):
         assert room in rooms, f"no files found for room {room}"
     assert room_of("bot.cli_db") == "bot" and room_of("bot.storage.service") == "bot.storage"
 

@@ -71,8 +71,8 @@ ERRORS: list[tuple[Callable[[], object], str]] = [
     ),
     (lambda: check_deck(R, [R3] * 3), "3 copies of 3R in all, but the deck has only 2"),
     (lambda: check_deck(Rules(jokers=0), [JOKER]), "1 joker in all, but the deck has none"),
-    (lambda: parse_rules("meld=x"), "`meld=x`: meld takes a whole number in digits 0-9, like meld=25"),
-    (lambda: parse_rules("meld"), "`meld`: write rule options as name=number, like /new meld=25 jokers=1"),
+    (lambda: parse_rules("meld=x"), "meld=x: meld takes a whole number in digits 0-9, like meld=25"),
+    (lambda: parse_rules("meld"), "meld: write rule options as name=number, like /new meld=25 jokers=1"),
     (
         lambda: Rules(jokers=3),
         "jokers=3: a set must hold a numbered tile, so there must be fewer jokers than the smallest set (3)",
