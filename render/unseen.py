@@ -1,5 +1,5 @@
 """A picture of the tiles a player has not seen (issue 24's ``/unseen``): a row a colour, a column a number,
-each unseen tile drawn once with its count beside it ("×2"), the jokers on a row of their own; a number with
+each unseen tile drawn once with its count beside it ("x2"), the jokers on a row of their own; a number with
 none unseen is an empty slot. The words (the heading, where the tiles are) come from ``Wording``.
 """
 
@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from render.fonts import draw_args
 from render.marks import Mark
 from render.png import encode
-from render.theme import FELT, TEXT, TEXT_DIM, TRAY, Metrics
+from render.theme import FELT, RGB, TEXT, TEXT_DIM, TRAY, Metrics
 from render.tile import tile_sprite
 from render.wording import ENGLISH, Wording
 from solver.rules import Rules
@@ -66,10 +66,10 @@ def draw_unseen(
             sprite = tile_sprite(t, Mark.PLAIN, m)
             img.paste(sprite, (x, y), sprite)
             if n > 1:
-                _text(pen, (x + m.tile_w + count_w / 2, y + m.tile_h / 2), f"×{n}", m.label_font, TEXT)
+                _text(pen, (x + m.tile_w + count_w / 2, y + m.tile_h / 2), f"\u00d7{n}", m.label_font, TEXT)
     return img
 
 
-def _text(pen: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, colour: tuple[int, int, int]) -> None:
+def _text(pen: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, colour: RGB) -> None:
     shown, face, direction = draw_args(text, size)
     pen.text(at, shown, fill=colour, font=face, anchor="mm", direction=direction)
