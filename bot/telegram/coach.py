@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +23,7 @@ from bot.coach.grade import TurnRecord, turn_just_played
 from bot.game import GameState, PlayerState
 from bot.game.codec import decode_table, decode_tiles, encode_table, encode_tiles
 from bot.game.errors import AlreadyAnswered
+from bot.game.plays import opening_due
 from bot.selfplay.advice import hold_back, view_of
 from bot.storage.service import Question
 from bot.telegram import suggestions
@@ -29,6 +31,7 @@ from bot.telegram.runtime.deps import Deps
 from bot.telegram.words.coach import HOLD_BACK
 from bot.telegram.words.language import _, spoken
 from solver.solution import Objective, Solution
+from solver.tiles import Tile
 
 log = logging.getLogger(__name__)
 
@@ -116,11 +119,13 @@ def numbers_of(entry: dict[str, Any]) -> list[int] | None:
     return [int(n) for n in found] if isinstance(found, list) else None
 
 
-async def note_play(d: Deps, before: GameState, after: GameState, user_id: int, *, added: bool) -> int | None:
+async def note_play(
+    d: Deps, before: GameState, after: GameState, user_id: int, placed: Sequence[Tile], *, added: bool
+) -> int | None:
     """Keep the turn ``user_id`` just played (as it began) for "How did I do?" and the review; its index among
     their plays, or None when the bot cannot tell the turn (a rack it did not know whole). A play that adds to
     the same turn replaces that turn's entry: the turn is graded whole."""
-    record = turn_just_played(after, user_id)
+    record = turn_just_played(after, user_id) or _turn_from(before, user_id, placed, added=added)
     if record is None:
         return None
     token = turns_token(after.id, user_id)
@@ -136,6 +141,22 @@ async def note_play(d: Deps, before: GameState, after: GameState, user_id: int, 
         return None
     await d.service.remember(token, after.id, user_id, TURNS, {"turns": entries})
     return len(entries) - 1
+
+
+def _turn_from(before: GameState, user_id: int, placed: Sequence[Tile], *, added: bool) -> TurnRecord | None:
+    """The turn from the game before the play, when the game after it no longer tells (a play that ended the
+    game): the play was the whole turn, and the rack then was known."""
+    p = before.player(user_id)
+    if added or not placed or p is None or not p.rack_known:
+        return None
+    order = before.rules.tile_key
+    return TurnRecord(
+        rack=tuple(sorted(p.rack, key=order)),
+        table=tuple(before.table),
+        placed=tuple(sorted(placed, key=order)),
+        rules=before.rules,
+        opening=opening_due(before, user_id),
+    )
 
 
 async def kept_turns(d: Deps, token: str) -> Question | None:

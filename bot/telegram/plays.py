@@ -258,7 +258,7 @@ async def announce(
     caption = label(context, chat) + play_caption(after, played, play, recorder=user, reader=reader)
     caption = caption[: replies.CAPTION_LIMIT]
     markup = _buttons(after)
-    index = await coach.note_play(d, before, after, played.by, added=played.added)
+    index = await coach.note_play(d, before, after, played.by, played.placed, added=played.added)
     if reader is not None and reader == played.by:  # the player's own chat: how did they do, and at the end a review
         markup = coach_rows(markup, after, played.by, index)
     if reply_to is not None:

@@ -346,7 +346,7 @@ async def play_suggestion(
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after))
     markup = None if after.playing else replies.end_buttons(after)
-    index = await coach.note_play(d, state, after, user.id, added=played.added)
+    index = await coach.note_play(d, state, after, user.id, played.placed, added=played.added)
     markup = coach_rows(markup, after, user.id, index)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line), reply_markup=markup)
     if in_group_game(after, chat):
