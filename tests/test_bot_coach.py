@@ -39,7 +39,7 @@ async def test_hint_goes_through_four_levels_that_agree_with_the_whole_play(tmp_
         assert four.method == "sendPhoto" and four.photo is not None and four.photo.startswith(PNG)
         assert four.text.startswith("Best play (most tiles): 4 tiles")
         laid = four.text.split("\n")[0].rsplit(": ", 1)[1]
-        assert sorted(laid.replace("|", " ").split()) == sorted("3R 4R 5R 7B".split())
+        assert sorted(laid.replace("|", " ").split()) == sorted(["3R", "4R", "5R", "7B"])
         # the play shown is the one the hints told of, and "I played this" records it
         tapped = s.fake.mark()
         done = await s.tap(ALICE, four, "I played this")

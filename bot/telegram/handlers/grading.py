@@ -117,10 +117,7 @@ async def send_review(update: Update, context: BotContext, state: GameState, use
     limit = d.settings.solver_time_limit
     async with photo_coming(context, chat):
         grades = await asyncio.gather(
-            *(
-                d.solving_position(len(r.rack) + sum(len(s) for s in r.table), grade_turn, r, limit)
-                for r in records
-            )
+            *(d.solving_position(len(r.rack) + sum(len(s) for s in r.table), grade_turn, r, limit) for r in records)
         )
     found = review(grades)
     lines = [_(words.REVIEW_HEAD), *(spoken(line) for line in found.lines())]
