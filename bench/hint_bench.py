@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.unseen_bench import dealt  # noqa: E402
 from bot.game.codec import encode_table  # noqa: E402
-from tests.bot_support import ALICE, database, fake_api, running_bot  # noqa: E402
+from tests.bot_support import database, fake_api, running_bot  # noqa: E402
 from tests.fake_bot_api import Call, FakeBotApi, User, private  # noqa: E402
 
 HINT_TARGET_MS = 300.0
