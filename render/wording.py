@@ -38,6 +38,9 @@ class Wording:
     rack_left: str = "Rack left: {tiles}"
     rack_empty: str = "Your rack is empty"
     rack_won: str = "Rack left: empty, you win!"
+    #: the heading of the unseen tiles' picture (``{tiles}`` a count of tiles), and where they are
+    unseen: str = "Unseen: {tiles}"
+    unseen_where: str = "{pool} in the pool, {racks} on the other racks"
     #: plural forms of a count of tiles and of points, and the rule choosing among them
     tiles: tuple[str, ...] = ("{n} tile", "{n} tiles")
     points: tuple[str, ...] = ("{n} point", "{n} points")

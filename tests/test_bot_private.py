@@ -28,7 +28,8 @@ async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_pa
         # points are what the table counts: the joker as the 9R it stands for
         assert photo.text.startswith("Best play (most tiles): 5 tiles, 28 points: 3R 4R 5R J | 7B\n")
         assert "\n1. " in photo.text and "\n2. " in photo.text
-        assert photo.text.endswith("Rack left: 11K")
+        # under the best play, the hold-back advice (issue 24) when it differs from the play
+        assert "\nRack left: 11K\nHold back: Keep 3R 4R 5R 7B J back and draw" in photo.text
         assert photo.button("I played this")["callback_data"].startswith("p:")
         assert photo.button("Most points instead")
         # a quick answer comes without a chat action (the photo is there first); see the slow-solve test

@@ -38,6 +38,8 @@ from bot.telegram.errors import on_error
 from bot.telegram.handlers import (
     arrivals,
     edits,
+    grading,
+    hints,
     keyboard,
     language,
     lobby,
@@ -47,9 +49,11 @@ from bot.telegram.handlers import (
     racks,
     scoring,
     shortcuts,
+    simpler,
     solving,
     table,
     turns,
+    unseen,
 )
 from bot.telegram.handlers.migration import chat_migrated
 from bot.telegram.runtime.deps import KEY, Deps
@@ -155,6 +159,9 @@ def add_handlers(application: BotApplication) -> None:
         "fit": table.fit_tile,
         "solve": solving.solve_command,
         "language": language.language,
+        "hint": hints.hint_command,
+        "unseen": unseen.unseen_command,
+        "review": grading.review_command,
     }
     assert sorted(command_handlers) == commands.ALL, "every command in the menus has a handler"
     application.add_handler(TypeHandler(Update, language.speak_their_language), group=-1)
@@ -174,6 +181,11 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(turns.drew_button, pattern=callbacks.DREW_PATTERN))
     application.add_handler(CallbackQueryHandler(scoring.game_button, pattern=callbacks.GAME_BUTTON_PATTERN))
     application.add_handler(CallbackQueryHandler(shortcuts.tapped, pattern=callbacks.GO_PATTERN))
+    application.add_handler(CallbackQueryHandler(hints.hint_button, pattern=callbacks.HINT_PATTERN))
+    application.add_handler(CallbackQueryHandler(unseen.unseen_button, pattern=callbacks.UNSEEN_PATTERN))
+    application.add_handler(CallbackQueryHandler(grading.how_did_i_do, pattern=callbacks.HOW_PATTERN))
+    application.add_handler(CallbackQueryHandler(grading.review_button, pattern=callbacks.REVIEW_PATTERN))
+    application.add_handler(CallbackQueryHandler(simpler.simpler_button, pattern=callbacks.SIMPLER_PATTERN))
     application.add_handler(CallbackQueryHandler(questions.stale))  # any other button: an answer, not a spinner
     application.add_handler(MessageHandler(only_messages & filters.COMMAND, messages.unknown_command))
     application.add_handler(MessageHandler(only_messages & filters.TEXT & ~filters.COMMAND, messages.plain_text))

@@ -254,7 +254,7 @@ def parse_game_button(data: str, tapped_in: ChatKind) -> GameButton | None:
 _GO = re.compile(r"^go:([a-z_]{1,20})$")
 GO_PATTERN = r"^go:"
 #: the commands a shortcut sends, as if typed (private, shared)
-GO_PRIVATE = frozenset({"solve", "status", "help", "keys"})
+GO_PRIVATE = frozenset({"solve", "status", "help", "keys", "hint", "unseen"})
 GO_SHARED = frozenset({"status", "help", "new"})
 #: /help's topics (anywhere)
 TOPICS = ("tiles", "group", "photos", "rules", "commands")
@@ -274,3 +274,87 @@ def parse_go(data: str, tapped_in: ChatKind) -> str | None:
     if name.removeprefix("topic_") in TOPICS:
         return name
     return name if name in (GO_PRIVATE if tapped_in is PRIVATE else GO_SHARED) else None
+
+
+# --- the coach (private, issue 24) -------------------------------------------------------------------------
+# h:<token>:<level> the next level of a hint (the answer it reads waits under ``token``, in the database);
+# u:<game> the tiles unseen and the outs; w:<token>:<k> how the player's k-th play went (their plays wait
+# under ``token``); v:<game> the game's review; y:<game>:<t|p>:<fingerprint> a simpler play under the answer.
+
+_HINT = re.compile(r"^h:([A-Za-z0-9_-]{8,24}):([1-4])$")
+_UNSEEN = re.compile(r"^u:(\d{1,19})$")
+_HOW = re.compile(r"^w:([A-Za-z0-9_-]{8,24}):(\d{1,4})$")
+_REVIEW = re.compile(r"^v:(\d{1,19})$")
+_SIMPLER = re.compile(r"^y:(\d{1,19}):([tp]):([0-9a-f]{12})$")
+HINT_PATTERN = r"^h:"
+UNSEEN_PATTERN = r"^u:"
+HOW_PATTERN = r"^w:"
+REVIEW_PATTERN = r"^v:"
+SIMPLER_PATTERN = r"^y:"
+
+
+@dataclass(frozen=True, slots=True)
+class Hinted:
+    """A hint's button: the token its answer is kept under, and the level it asks for."""
+
+    token: str
+    level: int
+
+
+def hint(token: str, level: int) -> str:
+    return _fits(f"h:{token}:{level}")
+
+
+def parse_hint(data: str, tapped_in: ChatKind) -> Hinted | None:
+    m = _HINT.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return Hinted(m.group(1), int(m.group(2)))
+
+
+def unseen(game_id: int) -> str:
+    return _fits(f"u:{game_id}")
+
+
+def parse_unseen(data: str, tapped_in: ChatKind) -> int | None:
+    m = _UNSEEN.match(data)
+    return int(m.group(1)) if m is not None and tapped_in is PRIVATE else None
+
+
+@dataclass(frozen=True, slots=True)
+class HowDid:
+    """A "How did I do?" button: the token the player's plays are kept under, and which of them."""
+
+    token: str
+    index: int
+
+
+def how_did(token: str, index: int) -> str:
+    return _fits(f"w:{token}:{index}")
+
+
+def parse_how_did(data: str, tapped_in: ChatKind) -> HowDid | None:
+    m = _HOW.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return HowDid(m.group(1), int(m.group(2)))
+
+
+def review(game_id: int) -> str:
+    return _fits(f"v:{game_id}")
+
+
+def parse_review(data: str, tapped_in: ChatKind) -> int | None:
+    m = _REVIEW.match(data)
+    return int(m.group(1)) if m is not None and tapped_in is PRIVATE else None
+
+
+def simpler(game_id: int, objective: str, stamp: str) -> str:
+    return _fits(f"y:{game_id}:{objective}:{stamp}")
+
+
+def parse_simpler(data: str, tapped_in: ChatKind) -> Suggested | None:
+    m = _SIMPLER.match(data)
+    if m is None or tapped_in is not PRIVATE:
+        return None
+    return Suggested(int(m.group(1)), m.group(2), m.group(3))

@@ -27,7 +27,7 @@ from bot.game.plays import play_turn_check
 from bot.game.reading import Rack, Reading, next_question, read_play
 from bot.game.trace import Trace
 from bot.storage.service import Question
-from bot.telegram import notices
+from bot.telegram import coach, notices
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.games import in_group_game, is_group, name_of, speaker
@@ -258,6 +258,9 @@ async def announce(
     caption = label(context, chat) + play_caption(after, played, play, recorder=user, reader=reader)
     caption = caption[: replies.CAPTION_LIMIT]
     markup = _buttons(after)
+    index = await coach.note_play(d, before, after, played.by, played.placed, added=played.added)
+    if reader is not None and reader == played.by:  # the player's own chat: how did they do, and at the end a review
+        markup = coach_rows(markup, after, played.by, index)
     if reply_to is not None:
         await reply_to.reply_photo(drawn, caption=caption, do_quote=True, reply_markup=markup)
     else:
@@ -288,6 +291,16 @@ async def post_play(context: BotContext, before: GameState, played: Played, *, r
         context, after, lambda: play_caption(after, played, play, recorder=recorder), drawn,
         markup=lambda: _buttons(after),
     )  # fmt: skip
+
+
+def coach_rows(
+    markup: InlineKeyboardMarkup | None, after: GameState, user_id: int, index: int | None
+) -> InlineKeyboardMarkup | None:
+    """Under a play's answer in the player's own chat: "How did I do?" (the play was kept as ``index``), and
+    once the game is over, the review."""
+    how = replies.how_did_row(coach.turns_token(after.id, user_id), index) if index is not None else []
+    review = replies.review_row(after.id) if after.finish is not None or not after.running else []
+    return replies.with_rows(markup, how, review)
 
 
 def _buttons(after: GameState) -> InlineKeyboardMarkup | None:

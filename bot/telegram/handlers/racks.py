@@ -79,5 +79,7 @@ async def rack(update: Update, context: BotContext) -> None:
     tiles = typed.tiles(text, state.rules)
     changed = await deps(context).service.set_rack(state.id, user.id, tiles)
     explain = await tips.once(context, state, user.id, tips.SOLVE)
-    await say(update, context, replies.rack_answer(seat_of(changed.state, user), changed.state.rules, explain=explain))
+    mine = seat_of(changed.state, user)
+    markup = replies.hint_buttons() if mine.rack and changed.state.playing else None
+    await say(update, context, replies.rack_answer(mine, changed.state.rules, explain=explain), markup)
     await notices.racks_trimmed(context, changed.state, changed.trimmed)

@@ -19,19 +19,20 @@ from typing import Any
 from telegram import Message, Update
 from telegram.error import BadRequest
 
+from bot.coach.simpler import MOST_MOVES
 from bot.game import GameState, PlayerState
 from bot.game.errors import AlreadyAnswered, NoTiles, NotYourTurn, StaleSuggestion
 from bot.game.plays import check_suggestion, opening_due, play_turn_check
 from bot.game.seats import ensure_running
 from bot.storage.service import Question
-from bot.telegram import callbacks, notices, suggestions, tips
+from bot.telegram import callbacks, coach, notices, suggestions, tips
 from bot.telegram.asking import ask
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
-from bot.telegram.plays import post_play
+from bot.telegram.plays import coach_rows, post_play
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.runtime.work import Answer, answer_for, shown, solve_position
 from bot.telegram.sending import label, photo_coming, say, show
@@ -51,7 +52,7 @@ from solver.text import N_
 log = logging.getLogger(__name__)
 
 
-def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
+def solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> tuple[Any, ...]:
     if me.unnamed:
         raise NoTiles(
             N_("you drew a tile in the group: tell me which first, like /draw {example}"),
@@ -66,9 +67,9 @@ def _solve_args(d: Deps, state: GameState, me: PlayerState, objective: Objective
 
 def start_solving(d: Deps, state: GameState, me: PlayerState, objective: Objective) -> asyncio.Future[Answer]:
     """Begin solving in the worker pool now (the caller may store things meanwhile)."""
-    args = _solve_args(d, state, me, objective)
+    args = solve_args(d, state, me, objective)
     wording = picture_wording()
-    work = d.solving_position(_tiles(state, me), solve_position, *args, numbers=state.numbers, wording=wording)
+    work = d.solving_position(tiles_of(state, me), solve_position, *args, numbers=state.numbers, wording=wording)
     return asyncio.ensure_future(work)
 
 
@@ -83,9 +84,9 @@ async def solution_now(d: Deps, state: GameState, me: PlayerState, objective: Ob
     shown = await shown_before(d, state, me, objective, stamp)
     if shown is not None:
         return shown
-    rack, table, rules, objective, meld, limit = _solve_args(d, state, me, objective)
+    rack, table, rules, objective, meld, limit = solve_args(d, state, me, objective)
     return await d.solving_position(
-        _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit
+        tiles_of(state, me), solve, rack, table, rules, objective=objective, initial_meld=meld, time_limit=limit
     )
 
 
@@ -106,7 +107,7 @@ async def same_as_shown(d: Deps, state: GameState, me: PlayerState, solution: So
     return before is not None and Counter(before.placed) == Counter(solution.placed)
 
 
-def _tiles(state: GameState, me: PlayerState) -> int:
+def tiles_of(state: GameState, me: PlayerState) -> int:
     """The position's size, which stands for its cost in the solver pool's queue."""
     return len(me.rack) + sum(len(s) for s in state.table)
 
@@ -136,19 +137,40 @@ async def send_answer(
         better = await places_more(onto, answer.solution)
     solution = answer.solution
     if answer.picture is None:
-        markup = replies.melded_buttons(state.id, objective) if better is not None else None
+        markup = replies.melded_buttons(state.id, objective) if better is not None else replies.unseen_buttons(state.id)
         explain = await tips.once(context, state, me.user_id, tips.DRAW)
         await say(update, context, replies.no_play(solution, better, explain=explain), markup)
         return
     if instead_of is not None and await same_as_shown(d, state, me, solution, instead_of):
         await say(update, context, replies.same_play(objective))
         return
+    await present(update, context, state, me, answer, better)
+
+
+async def present(
+    update: Update,
+    context: BotContext,
+    state: GameState,
+    me: PlayerState,
+    answer: Answer,
+    better: Solution | None = None,
+) -> None:
+    """Send a play's picture and moves (``answer``, with a play) as the answer to this player, with its buttons
+    ("I played this", the other objective, the unseen tiles, a simpler play under more than three moves) and,
+    under the best play, the hold-back advice when it differs. The play is kept first as the shown suggestion."""
+    d = deps(context)
+    solution = answer.solution
+    assert answer.picture is not None, "only a play is presented"
+    objective = solution.objective
     stamp = fingerprint(state, me, objective)
     # kept before it is shown: "I played this" must find it in any process, after any restart
     shown = suggestions.payload(solution, stamp)
     await d.service.remember(suggestions.token(state.id, me.user_id, objective), state.id, me.user_id, SHOWN, shown)
-    markup = replies.solve_buttons(state.id, solution, stamp, melded=better is not None)
-    note = replies.melded_note(better) if better is not None else ""
+    markup = replies.solve_buttons(
+        state.id, solution, stamp, melded=better is not None, simpler=len(answer.moves) > MOST_MOVES
+    )
+    notes = [replies.melded_note(better) if better is not None else "", coach.hold_back_line(state, me, solution)]
+    note = "\n".join(n for n in notes if n)
     await show(update, context, answer.picture, replies.solve_caption(solution, answer.moves, note), markup)
 
 
@@ -165,9 +187,9 @@ def onto_table(d: Deps, state: GameState, me: PlayerState, objective: Objective)
     not have said /meld). In a group's game the opening is the game's: it is made by playing it."""
     if me.melded or not me.rack or not state.table or state.is_group:
         return None
-    rack, table, rules, objective, _meld, limit = _solve_args(d, state, me, objective)
+    rack, table, rules, objective, _meld, limit = solve_args(d, state, me, objective)
     work = d.solving_position(
-        _tiles(state, me), solve, rack, table, rules, objective=objective, initial_meld=False, time_limit=limit
+        tiles_of(state, me), solve, rack, table, rules, objective=objective, initial_meld=False, time_limit=limit
     )
     return asyncio.ensure_future(work)
 
@@ -324,6 +346,8 @@ async def play_suggestion(
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after))
     markup = None if after.playing else replies.end_buttons(after)
+    index = await coach.note_play(d, state, after, user.id, played.placed, added=played.added)
+    markup = coach_rows(markup, after, user.id, index)
     await context.bot.send_message(chat.id, "\n".join(line for line in lines if line), reply_markup=markup)
     if in_group_game(after, chat):
         await post_play(context, state, played, recorder=user)

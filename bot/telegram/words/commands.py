@@ -13,6 +13,9 @@ from solver.text import N_
 
 PRIVATE = [
     ("solve", N_("the best play now, as a picture")),
+    ("hint", N_("a hint, a little more each time")),
+    ("unseen", N_("the tiles you have not seen, and your odds")),
+    ("review", N_("how you played this game")),
     ("rack", N_("set your rack: /rack 3R 4R 5R J, or tap it in")),
     ("draw", N_("you drew (your turn ends): /draw 7B, or tap it in")),
     ("table", N_("set the table: /table 6R 7R 8R | 7K 7O 7R")),

@@ -56,6 +56,8 @@ def wording_in(code: str) -> Wording:
             rack_left=_("Rack left: {tiles}"),
             rack_empty=_("Your rack is empty"),
             rack_won=_("Rack left: empty, you win!"),
+            unseen=_("Unseen: {tiles}"),
+            unseen_where=_("{pool} in the pool, {racks} on the other racks"),
             tiles=plural_forms("{n} tile", "{n} tiles", rule),
             points=plural_forms("{n} point", "{n} points", rule),
             plural=rule,

@@ -15,6 +15,7 @@ from bot.game import Finish, GameState, PlayerState
 from bot.game.ending import scores, waiting_for
 from bot.telegram import callbacks
 from bot.telegram.links import deep_link
+from bot.telegram.words import coach
 from bot.telegram.words.language import _, n_, spoken
 from bot.telegram.words.rules import example_draw, example_table, example_tiles
 from render.scores import score_text
@@ -68,9 +69,10 @@ def summary(solution: Solution) -> str:
     return line
 
 
-def solve_caption(solution: Solution, moves: Sequence[str | Text], note: str = "") -> str:
-    """Summary, numbered moves, rack left (and a ``note`` after it, kept whole); cut to fit a photo caption."""
-    head = summary(solution)
+def solve_caption(solution: Solution, moves: Sequence[str | Text], note: str = "", *, head: str | None = None) -> str:
+    """Summary (or ``head``), numbered moves, rack left (and a ``note`` after it, kept whole); cut to fit a photo
+    caption."""
+    head = summary(solution) if head is None else head
     tail = rack_left(solution) + (f"\n{note}" if note else "")
     lines: list[str] = []
     for i, move in enumerate(moves, start=1):
@@ -126,8 +128,11 @@ def objective_of(code: str) -> Objective:
     return Objective.POINTS if code == "p" else Objective.TILES
 
 
-def solve_buttons(game_id: int, solution: Solution, fingerprint: str, *, melded: bool = False) -> InlineKeyboardMarkup:
-    """ "I played this", the other objective, and (``melded``) the play onto the table instead of an opening."""
+def solve_buttons(
+    game_id: int, solution: Solution, fingerprint: str, *, melded: bool = False, simpler: bool = False
+) -> InlineKeyboardMarkup:
+    """ "I played this", the other objective, (``melded``) the play onto the table instead of an opening, the
+    unseen tiles, and (``simpler``: the play takes more than three moves) a simpler play."""
     code = objective_code(solution.objective)
     other = Objective.TILES if solution.objective is Objective.POINTS else Objective.POINTS
     label = _("Most tiles instead") if other is Objective.TILES else _("Most points instead")
@@ -137,7 +142,41 @@ def solve_buttons(game_id: int, solution: Solution, fingerprint: str, *, melded:
     ]
     if melded:
         rows.append(melded_row(game_id, solution.objective))
+    coach_row = [InlineKeyboardButton(_(coach.UNSEEN_BUTTON), callback_data=callbacks.unseen(game_id))]
+    if simpler:
+        data = callbacks.simpler(game_id, code, fingerprint)
+        coach_row.append(InlineKeyboardButton(_(coach.SIMPLER_BUTTON), callback_data=data))
+    rows.append(coach_row)
     return InlineKeyboardMarkup(rows)
+
+
+def hint_buttons() -> InlineKeyboardMarkup:
+    """Under a rack set in private: a hint (the least first) rather than the whole play."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(_(coach.HINT_BUTTON), callback_data=callbacks.go("hint"))]])
+
+
+def unseen_buttons(game_id: int) -> InlineKeyboardMarkup:
+    """Under an answer without a play: the tiles unseen, and which of them would let the player play."""
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(_(coach.UNSEEN_BUTTON), callback_data=callbacks.unseen(game_id))]]
+    )
+
+
+def how_did_row(token: str, index: int) -> list[InlineKeyboardButton]:
+    return [InlineKeyboardButton(_(coach.HOW_BUTTON), callback_data=callbacks.how_did(token, index))]
+
+
+def review_row(game_id: int) -> list[InlineKeyboardButton]:
+    return [InlineKeyboardButton(_(coach.REVIEW_BUTTON), callback_data=callbacks.review(game_id))]
+
+
+def with_rows(markup: InlineKeyboardMarkup | None, *rows: list[InlineKeyboardButton]) -> InlineKeyboardMarkup | None:
+    """``markup`` with ``rows`` below it (none: as it was)."""
+    added = [row for row in rows if row]
+    if not added:
+        return markup
+    before = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    return InlineKeyboardMarkup([*before, *added])
 
 
 MELDED_BUTTON = N_("I have melded: play onto the table")

@@ -1,0 +1,85 @@
+"""/unseen and the Unseen tiles button: the tiles the player has not seen, and their outs (issue 24, part 2).
+
+The deck less the table less the player's rack, as a picture by colour and number (``render.unseen``), with
+how many lie in the pool and on the other racks; then which unseen kinds of tile, drawn, would let the player
+play (or play more; before the opening, open), and the odds of drawing one (``bot.coach.unseen``). Every kind
+is solved with the rack: the solves go in batches to the solver pool, one batch a process, beside the picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import Update
+
+from bot.coach.unseen import Probed, probe, probes, summarise, unseen_of
+from bot.game import GameState, PlayerState
+from bot.game.plays import opening_due
+from bot.game.seats import ensure_running
+from bot.telegram import callbacks
+from bot.telegram.chats import kind_of
+from bot.telegram.context import BotContext
+from bot.telegram.errors import guarded
+from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.handlers.racks import private_only
+from bot.telegram.handlers.solving import solve_args, tiles_of
+from bot.telegram.runtime.deps import deps
+from bot.telegram.sending import photo_coming, show
+from bot.telegram.words import replies
+from bot.telegram.words.language import spoken
+from bot.telegram.words.picture import picture_wording
+from bot.telegram.words.texts import STALE_BUTTON as STALE
+from render.unseen import render_unseen
+from solver.errors import RummikubError
+from solver.solution import Objective
+
+
+@guarded
+async def unseen_command(update: Update, context: BotContext) -> None:
+    chat, user = speaker(update)
+    if is_group(chat):
+        await private_only(update, context, holds_tiles=False)
+        return
+    state = await current_game(context, chat, user)
+    await send_unseen(update, context, state, seat_of(state, user))
+
+
+@guarded
+async def unseen_button(update: Update, context: BotContext) -> None:
+    """The Unseen tiles button under an answer: counted for the game as it is now."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    chat, user = speaker(update)
+    game_id = callbacks.parse_unseen(query.data, kind_of(chat))
+    if game_id is None:
+        raise RummikubError(STALE)
+    state = context.game = await deps(context).service.game(game_id)
+    ensure_running(state)
+    me = seat_of(state, user)
+    await query.answer()
+    await send_unseen(update, context, state, me)
+
+
+async def send_unseen(update: Update, context: BotContext, state: GameState, me: PlayerState) -> None:
+    chat, _user = speaker(update)
+    d = deps(context)
+    solve_args(d, state, me, Objective.TILES)  # a rack to count from (else the answer says how to send it)
+    seen = unseen_of(state, me.user_id)
+    meld = opening_due(state, me.user_id)
+    jobs = probes(me.rack, state.table, state.rules, seen, initial_meld=meld, parts=max(1, d.solver_count))
+    size = tiles_of(state, me)
+    async with photo_coming(context, chat):
+        drawing = asyncio.ensure_future(
+            d.solving(render_unseen, seen.tiles, state.rules, seen.pool, seen.on_racks, wording=picture_wording())
+        )
+        try:
+            found = await asyncio.gather(*(d.solving_position(size, probe, job) for job in jobs))
+        except BaseException:
+            drawing.cancel()
+            raise
+        picture = await drawing
+    results: list[Probed] = [p for batch in found for p in batch]
+    outs = summarise(seen, results, initial_meld=meld)
+    lines = [spoken(seen.text()), *(spoken(line) for line in outs.lines())]
+    caption = "\n".join(lines)[: replies.CAPTION_LIMIT]
+    await show(update, context, picture, caption)

@@ -1,0 +1,23 @@
+"""The coach's words in the chat (issue 24): its buttons and the short lines around the engine's sentences
+(``bot.coach`` says the hints, the outs, the grades and the review as ``Text``; these frame them)."""
+
+from __future__ import annotations
+
+from solver.text import N_
+
+HINT_BUTTON = N_("💡 Hint")
+MORE_HINT_BUTTON = N_("💡 More (hint {level} of 4)")
+SHOW_PLAY_BUTTON = N_("👀 Show the play")
+UNSEEN_BUTTON = N_("🔍 Unseen tiles")
+HOW_BUTTON = N_("🎯 How did I do?")
+REVIEW_BUTTON = N_("📝 Review")
+SIMPLER_BUTTON = N_("🧒 A simpler play")
+
+HINT_HEAD = N_("Hint {level} of 4: {text}")
+HINT_STALE = N_("the table or your rack has changed since this hint; /hint again")
+HOLD_BACK = N_("Hold back: {advice}")
+NO_SIMPLER = N_("No simpler play: the best play is the simplest I can find.")
+SIMPLER_STALE = N_("the table or your rack has changed since this answer; /solve again")
+NO_TURNS = N_("I have no play of yours in this game to look at: I grade plays recorded while I knew your rack.")
+REVIEW_HEAD = N_("Your game in review:")
+TURN_GONE = N_("I no longer have that play: it was taken back, or it is from an earlier game.")
