@@ -137,6 +137,20 @@ async def test_the_review_names_the_worst_turns_and_the_share_of_best_plays(tmp_
         assert won.button("How did I do?")
 
 
+async def test_a_play_taken_back_leaves_the_review(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        await s.ask(ALICE, "/rack 3R 4R 5R 7B 11K 12K 13K")
+        await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R")
+        await s.ask(ALICE, "/meld")
+        await s.ask(ALICE, "/play 11K 12K 13K", methods=("sendPhoto",))  # 7 could go down
+        await s.ask(ALICE, "/undo", methods=("sendPhoto",))
+        review = await s.ask(ALICE, "/review")
+        assert "Turn 1" not in review.text  # the play is no longer on the table: nothing to grade
+        await s.ask(ALICE, "/play 3R 4R 5R | 7B | 11K 12K 13K", methods=("sendPhoto",))
+        review = await s.ask(ALICE, "/review")
+        assert review.text == "Your game in review:\nBest plays: 1 of your 1 turn (100%)\nNo turn missed a tile"
+
+
 async def test_going_out_offers_the_review_under_the_last_play(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         await s.ask(ALICE, "/rack 3R 4R 5R")

@@ -159,6 +159,18 @@ def _turn_from(before: GameState, user_id: int, placed: Sequence[Tile], *, added
     )
 
 
+async def forget_last_play(d: Deps, game_id: int, user_id: int) -> None:
+    """An undo took back the player's last play: its turn leaves "How did I do?" and the review (a turn
+    partly taken back is dropped whole: better no grade than one of a play that is not on the table)."""
+    token = turns_token(game_id, user_id)
+    kept = await kept_turns(d, token)
+    if kept is None:
+        return
+    entries: list[dict[str, Any]] = list(kept.payload.get("turns", []))
+    if entries:
+        await d.service.remember(token, game_id, user_id, TURNS, {"turns": entries[:-1]})
+
+
 async def kept_turns(d: Deps, token: str) -> Question | None:
     try:
         found = await d.service.question(token)

@@ -17,7 +17,7 @@ from bot.game.table import check_kept, is_play, same_table
 from bot.game.tiles import table_tiles
 from bot.game.undoing import owner
 from bot.storage.service import Question
-from bot.telegram import notices
+from bot.telegram import coach, notices
 from bot.telegram import parsing as typed
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
@@ -294,6 +294,8 @@ async def tell_undone(update: Update, context: BotContext, undone: Undone, user:
         return f"{done.format(name=name, change=change)} {replies.turn_line(after)}".strip()
 
     text = said()
+    if undone.event.kind in (EventKind.PLAY_RECORDED, EventKind.SUGGESTION_APPLIED) and by is not None:
+        await coach.forget_last_play(deps(context), after.id, by)
     if undone.event.kind in TABLE_EVENTS:
         await show_table(update, context, after, text)
         if in_group_game(after, chat):
