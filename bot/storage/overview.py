@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 
 from bot.game.state import GameState
-from bot.storage import reads
+from bot.storage import queries
 from bot.storage.database import Database
 from bot.storage.models import Event, Game, Link
 from bot.storage.scores import Total, totals
@@ -31,8 +31,8 @@ class Overview:
 
 async def current_game(db: Database, chat_id: int) -> GameState | None:
     """The chat's running game, else its newest ended game, else None."""
-    for statement in (reads.RUNNING_IN, reads.NEWEST_IN):
-        found = reads.states_of(await db.rows(statement, {"chat_id": chat_id}))
+    for statement in (queries.RUNNING_IN, queries.NEWEST_IN):
+        found = queries.states_of(await db.rows(statement, {"chat_id": chat_id}))
         if found:
             return found[0]
     return None

@@ -45,11 +45,11 @@ from bot.game.state import (
 from bot.game.trace import Trace
 from bot.game.turns import Drawn
 from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_after_undo, check_may_undo, undo_choice
-from bot.storage import inbox, reads
+from bot.storage import inbox, queries
 from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
+from bot.storage.mapping import record_of, state_of, write
 from bot.storage.models import Choice, Event, Game, GroupLanguage, Language, Link, Tip, utcnow
-from bot.storage.rows import record_of, state_of, write
 from bot.storage.scores import Total, totals
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
@@ -88,13 +88,13 @@ class GameService:
 
     async def game(self, game_id: int) -> GameState:
         """A game by id, running or ended."""
-        found = await self._games(reads.BY_ID, game_id=game_id)
+        found = await self._games(queries.BY_ID, game_id=game_id)
         if not found:
             raise errors.NoGame(N_("there is no game {game_id}"), game_id=game_id)
         return found[0]
 
     async def find_active_game(self, chat_id: int) -> GameState | None:
-        found = await self._games(reads.RUNNING_IN, chat_id=chat_id)
+        found = await self._games(queries.RUNNING_IN, chat_id=chat_id)
         return found[0] if found else None
 
     async def active_game(self, chat_id: int) -> GameState:
@@ -106,7 +106,7 @@ class GameService:
 
     async def newest_game(self, chat_id: int) -> GameState:
         """The chat's newest game, running or ended (an /end may still be undone)."""
-        found = await self._games(reads.NEWEST_IN, chat_id=chat_id)
+        found = await self._games(queries.NEWEST_IN, chat_id=chat_id)
         if not found:
             raise _no_game()
         return found[0]
@@ -171,9 +171,9 @@ class GameService:
         """The game a message applies to: in a private chat linked to a group game that the
         user still plays in, that game; otherwise the chat's own running game."""
         if private:  # one statement: every message reads this
-            found = await self._games(reads.RUNNING_IN_OR_LINKED, chat_id=chat_id, user_id=user_id)
+            found = await self._games(queries.RUNNING_IN_OR_LINKED, chat_id=chat_id, user_id=user_id)
         else:
-            found = await self._games(reads.RUNNING_IN, chat_id=chat_id)
+            found = await self._games(queries.RUNNING_IN, chat_id=chat_id)
         own = next((s for s in found if s.chat_id == chat_id and s.running), None)
         for state in found:
             player = state.player(user_id)
@@ -185,13 +185,13 @@ class GameService:
 
     async def game_by_invite(self, invite: str) -> GameState:
         """The running game a deep-link payload names."""
-        found = await self._games(reads.BY_INVITE, invite=invite)
+        found = await self._games(queries.BY_INVITE, invite=invite)
         if not found or not found[0].running:
             raise errors.InvalidInvite(N_("this link is for a game that is over or unknown; ask for a new one"))
         return found[0]
 
     async def _games(self, statement: Select[Any], **params: object) -> list[GameState]:
-        return reads.states_of(await self.db.rows(statement, params))
+        return queries.states_of(await self.db.rows(statement, params))
 
     async def history(self, game_id: int, *, limit: int = 50) -> list[EventRecord]:
         """The game's latest events, oldest first (undone ones flagged)."""
@@ -389,12 +389,12 @@ class GameService:
 
     async def tied_game(self, user_id: int) -> GameState | None:
         """The game the user's private chat is tied to (running or not), or None."""
-        found = await self._games(reads.LINKED_TO, user_id=user_id)
+        found = await self._games(queries.LINKED_TO, user_id=user_id)
         return found[0] if found else None
 
     async def seated_games(self, user_id: int) -> list[GameState]:
         """The running games the user sits at (groups' and their own), oldest first."""
-        return await self._games(reads.SEATED, user_id=user_id)
+        return await self._games(queries.SEATED, user_id=user_id)
 
     async def follow_to(self, user_id: int, state: GameState) -> bool:
         """Tie the user's private chat to ``state`` when it was tied to an ended game of the same chat (the

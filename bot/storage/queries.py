@@ -14,13 +14,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, func, or_, select
 
 from bot.game.state import GameState, GameStatus, PlayerState
+from bot.storage.mapping import game_state, player_state
 from bot.storage.models import Game, Link, Player
-from bot.storage.rows import game_state, player_state
 
 _GAME = Game.__table__
 _PLAYER = Player.__table__
 _LINK = Link.__table__
-#: the player columns ``rows.player_state`` reads (none shares a name with a game column)
+#: the player columns ``mapping.player_state`` reads (none shares a name with a game column)
 _PLAYER_COLUMNS = [
     _PLAYER.c[name]
     for name in (
