@@ -26,6 +26,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "bot.game": ("solver",),
     # the coach (issue 24): pure functions over the solver's answers and the game's state
     "bot.coach": ("solver", "bot.game"),
+    # self-play (issue 24 part 4): games between policies, through the game core and the solver
+    "bot.selfplay": ("solver", "bot.game"),
     "bot.storage": ("solver", "bot.game"),
     "bot.telegram": ("solver", "render", "vision", "bot.game", "bot.storage", "bot.settings"),
     "bot": ("solver", "render", "vision", "bot"),
