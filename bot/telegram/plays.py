@@ -31,6 +31,7 @@ from bot.telegram import notices
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
 from bot.telegram.games import in_group_game, is_group, name_of, speaker
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, language_there, photo_coming, post_to_game_chat
@@ -256,7 +257,7 @@ async def announce(
         drawn, play = await _picture(d, before, played)
     reader = None if is_group(chat) else user.id
     caption = label(context, chat) + play_caption(after, played, play, recorder=user, reader=reader)
-    caption = caption[: replies.CAPTION_LIMIT]
+    caption = caption[: CAPTION_LIMIT]
     markup = _buttons(after)
     if reply_to is not None:
         await reply_to.reply_photo(drawn, caption=caption, do_quote=True, reply_markup=markup)
@@ -317,7 +318,7 @@ def play_caption(after: GameState, played: Played, play: Solution, *, recorder: 
     if passed:
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after, reader))
-    return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
+    return " ".join(line for line in lines if line)[: CAPTION_LIMIT]
 
 
 async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:

@@ -20,22 +20,20 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
-from telegram.constants import CallbackQueryLimit, ChatAction, MessageLimit
+from telegram.constants import ChatAction
 from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ExtBot
 
 from bot.game import GameState
 from bot.telegram.context import BotContext
 from bot.telegram.games import is_group
+from bot.telegram.limits import ALERT_LIMIT, CAPTION_LIMIT, TEXT_LIMIT
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 from bot.telegram.words.language import _, current, directed, speaking
 
 log = logging.getLogger(__name__)
 
-TEXT_LIMIT = int(MessageLimit.MAX_TEXT_LENGTH)
-CAPTION_LIMIT = int(MessageLimit.CAPTION_LENGTH)
-ALERT_LIMIT = int(CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
 #: A long text goes out as at most this many messages (the last one shortened if need be): a reply stays a
 #: reply, and a group's 20 messages a minute are not spent on one answer.
 MOST_PARTS = 3

@@ -42,9 +42,8 @@ from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.sending import say
 from bot.telegram.words import photos as words
-from bot.telegram.words import replies
+from bot.telegram.words import replies, texts
 from bot.telegram.words.language import _
-from bot.telegram.words.texts import STALE_BUTTON
 from solver.errors import RummikubError
 from solver.notation import format_table, parse_table
 from solver.rules import STANDARD, Rules
@@ -280,7 +279,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     _chat, user = speaker(update)
     options = question.payload.get("options", [])
     if not 0 <= option < len(options):
-        raise RummikubError(STALE_BUTTON)
+        raise RummikubError(texts.STALE_BUTTON)
     state = context.game
     assert state is not None, "questions.answered found the question's game"
     d = deps(context)
@@ -310,7 +309,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         draft = replace(draft, player=int(turn) if turn is not None else user.id)
         await advance(context, chat, user, state, draft, answering=token)
     else:
-        raise RummikubError(STALE_BUTTON)
+        raise RummikubError(texts.STALE_BUTTON)
 
 
 async def table_text(d: Deps, payload: dict[str, Any], rules: Rules) -> str:

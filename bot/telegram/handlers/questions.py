@@ -40,7 +40,6 @@ FEATURES: dict[str, Answered] = {
     DRAW: draw_answered,
     MEANT: meant_answered,
 }
-STALE = texts.STALE_BUTTON
 
 
 @guarded
@@ -50,7 +49,7 @@ async def answered(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tap = callbacks.parse_answer(query.data, kind_of(chat))
     if tap is None:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     service = deps(context).service
     try:
         question = await service.question(tap.token)
@@ -58,7 +57,7 @@ async def answered(update: Update, context: BotContext) -> None:
         raise RummikubError(N_("This question was already answered")) from None
     context.game = await service.game(question.game_id)
     if question.payload.get("chat") != chat.id or question.kind not in FEATURES:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     if user.id not in question.payload.get("may_answer", []):
         raise RummikubError(N_("This question is not yours to answer"))
     if tap.option is None:
@@ -75,4 +74,4 @@ async def answered(update: Update, context: BotContext) -> None:
 async def stale(update: Update, context: BotContext) -> None:
     """A button no handler knows (an earlier version's, or forged data): it is answered, never left spinning."""
     if update.callback_query is not None:
-        await update.callback_query.answer(_(STALE), show_alert=True)
+        await update.callback_query.answer(_(texts.STALE_BUTTON), show_alert=True)

@@ -31,6 +31,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
 from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.plays import post_play
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.runtime.work import Answer, answer_for, shown, solve_position
@@ -40,7 +41,6 @@ from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
 from bot.telegram.words.picture import picture_wording
-from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
@@ -205,7 +205,7 @@ async def other_objective(update: Update, context: BotContext) -> None:
     _chat, user = speaker(update)
     tapped = callbacks.parse_other_objective(query.data, kind_of(speaker(update)[0]))
     if tapped is None:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     game_id, code = tapped.game_id, tapped.objective
     state = context.game = await deps(context).service.game(int(game_id))
     ensure_running(state)
@@ -224,7 +224,7 @@ async def melded_instead(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tapped = callbacks.parse_melded_instead(query.data, kind_of(chat))
     if tapped is None:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     d = deps(context)
     state = context.game = await d.service.game(int(tapped.game_id))
     ensure_running(state)
@@ -246,7 +246,7 @@ async def played_this(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tapped = callbacks.parse_played_this(query.data, kind_of(chat))
     if tapped is None:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     game_id, code, stamp = tapped.game_id, tapped.objective, tapped.stamp
     d = deps(context)
     state = context.game = await d.service.game(int(game_id))
@@ -337,7 +337,7 @@ async def example(update: Update, context: BotContext) -> None:
     assert query is not None and query.data is not None
     chat, _user = speaker(update)
     if not callbacks.is_example(query.data, kind_of(chat)):
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     await query.answer()
     d = deps(context)
     rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)
@@ -356,4 +356,4 @@ async def example(update: Update, context: BotContext) -> None:
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))
         return
-    await context.bot.send_photo(chat.id, answer.picture, caption=caption[: replies.CAPTION_LIMIT])
+    await context.bot.send_photo(chat.id, answer.picture, caption=caption[: CAPTION_LIMIT])

@@ -24,6 +24,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
 from bot.telegram.handlers.solving import send_answer
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.parsing import command_text, fix_word
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import deps
@@ -322,7 +323,7 @@ async def status(update: Update, context: BotContext) -> None:
         if me is not None and me.active:
             lines.append(replies.rack_text(me, state.rules))
             lines.append(_("Initial meld made.") if me.melded else _("Initial meld not made yet."))
-    await show_table(update, context, state, "\n".join(lines)[: replies.CAPTION_LIMIT])
+    await show_table(update, context, state, "\n".join(lines)[: CAPTION_LIMIT])
 
 
 @guarded
