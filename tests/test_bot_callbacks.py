@@ -9,8 +9,10 @@ import pytest
 
 from bot.telegram import callbacks
 from bot.telegram.chats import PRIVATE, SHARED
+from bot.telegram.words import texts
+from bot.telegram.words.language import _, speaking
 from tests.bot_support import ALICE, session
-from tests.fake_bot_api import Call
+from tests.fake_bot_api import Call, User
 from tests.test_bot_group import GROUP, new_game_with_two
 
 
@@ -84,3 +86,21 @@ async def test_a_forged_or_misplaced_tap_is_answered_and_changes_nothing(tmp_pat
             assert any(w in alert.params["text"] for w in ("earlier", "private chat", "answered")), alert.params
         after = await s.service.active_game(GROUP.id)
         assert after.version == before.version
+
+
+async def test_a_button_no_handler_knows_is_answered_in_the_readers_language(tmp_path: Path) -> None:
+    """An old or forged button's alert is in the reader's language (issue 25 named it English; fixed since)."""
+    dieter = User(503, "Dieter", language_code="de")
+    async with session(tmp_path) as s:
+        started = await s.ask(dieter, "/start")
+        for data in ("zzz", "x:1"):
+            forged = Call("sendMessage", {**started.params, "reply_markup": {
+                "inline_keyboard": [[{"text": "Alt", "callback_data": data}]]}}, started.files, started.at,
+                started.result)  # fmt: skip
+            mark = s.fake.mark()
+            s.fake.tap(dieter, forged, "Alt")
+            alert = await s.fake.call("answerCallbackQuery", mark)
+            with speaking("de"):
+                german = _(texts.STALE_BUTTON)
+            assert german != texts.STALE_BUTTON
+            assert alert.params == {**alert.params, "text": german, "show_alert": True}, (data, alert.params)
