@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from telegram import Chat as TelegramChat
 
 from bot.telegram import callbacks
-from bot.telegram.chats import PRIVATE, SHARED
+from bot.telegram.chats import PRIVATE, SHARED, is_group, kind_of
 from bot.telegram.words import texts
 from bot.telegram.words.language import _, speaking
 from tests.bot_support import ALICE, session
@@ -104,3 +105,10 @@ async def test_a_button_no_handler_knows_is_answered_in_the_readers_language(tmp
                 german = _(texts.STALE_BUTTON)
             assert german != texts.STALE_BUTTON
             assert alert.params == {**alert.params, "text": german, "show_alert": True}, (data, alert.params)
+
+
+@pytest.mark.parametrize("kind", ["private", "group", "supergroup", "channel"])
+def test_is_group_and_the_kind_of_chat_agree(kind: str) -> None:
+    """One meaning of a shared chat: a channel is read by everyone in it, as a group is."""
+    chat = TelegramChat(1, kind)
+    assert is_group(chat) is (kind_of(chat) is SHARED) is (kind != "private")

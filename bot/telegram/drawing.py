@@ -20,8 +20,9 @@ from bot.game.turns import Drawn
 from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, is_group, speaker
+from bot.telegram.games import in_group_game, speaker
 from bot.telegram.keys import keyboard_question
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, language_there, post_to_game_chat

@@ -14,13 +14,10 @@ from telegram import Chat, Update, User
 from bot.game import GameError, GameState, PlayerState
 from bot.game.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
 from bot.storage import GameService
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.words.language import _
 from solver.text import N_
-
-
-def is_group(chat: Chat) -> bool:
-    return chat.type in (Chat.GROUP, Chat.SUPERGROUP)
 
 
 def name_of(user: User) -> str:

@@ -29,8 +29,9 @@ from bot.game.trace import Trace
 from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, is_group, name_of, speaker
+from bot.telegram.games import in_group_game, name_of, speaker
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.runtime.deps import Deps, deps
 from bot.telegram.runtime.work import play_picture

@@ -25,8 +25,8 @@ from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ExtBot
 
 from bot.game import GameState
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import is_group
 from bot.telegram.limits import ALERT_LIMIT, CAPTION_LIMIT, TEXT_LIMIT
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts

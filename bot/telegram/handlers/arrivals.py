@@ -8,10 +8,10 @@ from telegram import ChatMember, ChatMemberRestricted, InlineKeyboardButton, Inl
 from telegram.error import TelegramError
 
 from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import is_group, speaker
+from bot.telegram.games import speaker
 from bot.telegram.handlers.lobby import start_new
 from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts

@@ -15,9 +15,10 @@ from telegram import BotCommandScopeChat, InlineKeyboardButton, InlineKeyboardMa
 from telegram.error import TelegramError
 
 from bot.telegram import callbacks
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import for_me, guarded
-from bot.telegram.games import is_group, speaker
+from bot.telegram.games import speaker
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say

@@ -11,11 +11,11 @@ from bot.game.errors import NoGame
 from bot.storage.service import Question
 from bot.telegram import callbacks
 from bot.telegram.asking import ask
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.ending import say_everywhere
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, name_of, seat_of, speaker
+from bot.telegram.games import current_game, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.runtime.deps import deps

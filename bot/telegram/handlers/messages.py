@@ -13,9 +13,10 @@ from telegram import Update
 from bot.game.table import is_play
 from bot.telegram import didyoumean, notices
 from bot.telegram import parsing as typed
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, seat_of, speaker
 from bot.telegram.handlers.asked import answer_question, not_understood
 from bot.telegram.handlers.photos import ask_what_tiles
 from bot.telegram.handlers.racks import private_only

@@ -31,10 +31,11 @@ from bot.game.tiles import table_key, table_tiles
 from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.handlers.solving import answer_with_best_play
 from bot.telegram.handlers.table import set_table
 from bot.telegram.parsing import FIX_WORD

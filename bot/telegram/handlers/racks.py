@@ -16,9 +16,10 @@ from bot.game.errors import NoGame
 from bot.game.state import GameState
 from bot.telegram import callbacks, notices, tips
 from bot.telegram import parsing as typed
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps

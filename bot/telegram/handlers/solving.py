@@ -26,10 +26,10 @@ from bot.game.seats import ensure_running
 from bot.storage.service import Question
 from bot.telegram import callbacks, notices, suggestions, tips
 from bot.telegram.asking import ask
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
-from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.plays import post_play

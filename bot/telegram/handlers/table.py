@@ -20,9 +20,10 @@ from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram import parsing as typed
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, name_of, seat_of, speaker
 from bot.telegram.handlers.solving import send_answer
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.parsing import command_text, fix_word

@@ -9,11 +9,11 @@ from telegram.error import TelegramError
 
 from bot.telegram import callbacks
 from bot.telegram import parsing as typed
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.deps import deps
