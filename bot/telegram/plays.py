@@ -254,6 +254,7 @@ async def announce(
     match is told to its owner, in private."""
     d = deps(context)
     after = played.state
+    here = current()  # the picture's words are in this language
     async with photo_coming(context, chat):
         drawn, play = await _picture(d, before, played)
     reader = None if is_group(chat) else user.id
@@ -265,7 +266,7 @@ async def announce(
     else:
         await context.bot.send_photo(chat.id, drawn, caption=caption, reply_markup=markup)
     if in_group_game(after, chat):
-        await post_play(context, before, played, recorder=user)
+        await post_play(context, before, played, recorder=user, drawn=(here, drawn, play))
     await notices.racks_trimmed(context, after, played.trimmed)
     if played.rack_short:
         await notices.rack_mismatch(context, after, played.by, played.placed, played.rack_short)
@@ -280,14 +281,25 @@ async def _picture(d: Deps, before: GameState, played: Played) -> tuple[bytes, S
     )  # fmt: skip
 
 
-async def post_play(context: BotContext, before: GameState, played: Played, *, recorder: User) -> None:
+async def post_play(
+    context: BotContext,
+    before: GameState,
+    played: Played,
+    *,
+    recorder: User,
+    drawn: tuple[str, bytes, Solution] | None = None,
+) -> None:
     """The recorded play in its game's group (made from a private chat): picture and caption in the group's
-    language, the turn's button under it."""
+    language, the turn's button under it. ``drawn``: the picture already drawn for the private chat (its
+    language, the picture, the play), drawn again only when the group speaks another language."""
     after = played.state
     with speaking(await language_there(context, after.chat_id)):  # the picture's words too
-        drawn, play = await _picture(deps(context), before, played)
+        if drawn is not None and drawn[0] == current():
+            _language, picture, play = drawn
+        else:
+            picture, play = await _picture(deps(context), before, played)
     await post_to_game_chat(
-        context, after, lambda: play_caption(after, played, play, recorder=recorder), drawn,
+        context, after, lambda: play_caption(after, played, play, recorder=recorder), picture,
         markup=lambda: _buttons(after),
     )  # fmt: skip
 
