@@ -19,7 +19,7 @@ from bot.storage.scores import Total, totals
 
 @dataclass(frozen=True, slots=True)
 class Overview:
-    """A chat's current game, how many events its history holds, (for a private chat) the group chat whose
+    """A chat's latest game, how many events its history holds, (for a private chat) the group chat whose
     game the user's private chat is tied to, and the chat's running totals."""
 
     state: GameState
@@ -29,8 +29,9 @@ class Overview:
     totals: list[Total] = field(default_factory=list)
 
 
-async def current_game(db: Database, chat_id: int) -> GameState | None:
-    """The chat's running game, else its newest ended game, else None."""
+async def latest_game(db: Database, chat_id: int) -> GameState | None:
+    """The chat's latest game: its running one, else its newest ended one, else None (the game a chat's messages
+    apply to is ``bot.telegram.games.current_game``: a private chat's may be a group's)."""
     for statement in (queries.RUNNING_IN, queries.NEWEST_IN):
         found = queries.states_of(await db.rows(statement, {"chat_id": chat_id}))
         if found:
@@ -58,7 +59,7 @@ async def overview(db: Database, chat_id: int) -> Overview | None:
     A private chat's id is its user's id (Telegram's convention), so positive chat ids are looked up in
     ``links``; groups (negative ids) are never tied to anything.
     """
-    state = await current_game(db, chat_id)
+    state = await latest_game(db, chat_id)
     if state is None:
         return None
     link = await tied_to(db, chat_id) if chat_id > 0 else None
