@@ -21,7 +21,7 @@ from bot.telegram.handlers.asked import answer_question, not_understood
 from bot.telegram.handlers.photos import ask_what_tiles
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import send_answer, start_solving
-from bot.telegram.handlers.table import change_shared_table, read_table_for, set_table, show_table
+from bot.telegram.handlers.table import change_shared_table, read_table_for, receive_table, show_table
 from bot.telegram.intents import intent_of
 from bot.telegram.parsing import MISSPELT_LABEL, fix_word, misspelt_keyword, parse_position
 from bot.telegram.runtime.deps import deps
@@ -59,7 +59,7 @@ async def plain_text(update: Update, context: BotContext) -> None:
             return
         assert position.table is not None
         state = await current_game(context, chat, user)
-        await set_table(update, context, state, position.table)
+        await receive_table(update, context, state, position.table)
         return
     if position is not None:
         await rack_and_table(update, context, position.rack, position.table)

@@ -37,7 +37,7 @@ from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.handlers.solving import answer_with_best_play
-from bot.telegram.handlers.table import set_table
+from bot.telegram.handlers.table import receive_table
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps, deps
@@ -298,10 +298,10 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
-        await set_table(update, context, state, fix + text, answering=token, then_solve=True)
+        await receive_table(update, context, state, fix + text, answering=token, then_solve=True)
     elif what == FIX:
         text = await table_text(d, question.payload, state.rules)
-        await set_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
+        await receive_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
     elif what == PLAYED:
         chat, _user = speaker(update)
         sets = decode_table(question.payload["sets"], state.rules)

@@ -85,7 +85,7 @@ def shares_table(state: GameState, chat: Chat) -> bool:
     return is_group(chat) or in_group_game(state, chat)
 
 
-async def set_table(
+async def receive_table(
     update: Update,
     context: BotContext,
     state: GameState,
@@ -141,7 +141,7 @@ async def change_shared_table(
     game starts, not a play. The same tiles laid out anew only replace the table; ``fix`` is a correction,
     which changes no rack and no turn. ``show_here`` False: this chat gets no picture of a table set (the
     caller answers), the group still does. ``rack_after``: the speaker's rack as typed with this table.
-    ``answering``: see ``set_table``.
+    ``answering``: see ``receive_table``.
     """
     chat, user = speaker(update)
     if not fix:  # the core's rule: every tile on the table stays there (checked again under the game's lock)
@@ -201,7 +201,7 @@ async def table(update: Update, context: BotContext) -> None:
     if not text:
         await show_table(update, context, state, format_table(state.table) or replies.empty_table(state.rules))
         return
-    await set_table(update, context, state, text)
+    await receive_table(update, context, state, text)
 
 
 @guarded
