@@ -173,14 +173,17 @@ class Event(Base):
     )
 
 
-class Link(Base):
-    """A private chat (its user) tied to a group game, so private commands act on that game."""
+class Tie(Base):
+    """A private chat (its user) tied to a group game, so private commands act on that game.
+
+    The table and its time column keep their first names (``links``, ``linked_at``): renaming them would take a
+    migration on every database for no change in what they hold."""
 
     __tablename__ = "links"
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    linked_at: Mapped[datetime]
+    tied_at: Mapped[datetime] = mapped_column("linked_at")
 
     __table_args__ = (Index("ix_links_game_id", "game_id"),)
 

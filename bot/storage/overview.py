@@ -1,4 +1,4 @@
-"""An operator's reads of a chat's game (``python -m bot game``): the game, its number of changes, a link.
+"""An operator's reads of a chat's game (``python -m bot game``): the game, its number of changes, a tie.
 
 Read-only and apart from ``GameService``: the service is what the bot changes games through, and an
 operator looking at a game from the terminal must never take its locks or write.
@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from bot.game.state import GameState
 from bot.storage import queries
 from bot.storage.database import Database
-from bot.storage.models import Event, Game, Link
+from bot.storage.models import Event, Game, Tie
 from bot.storage.scores import Total, totals
 
 
@@ -47,8 +47,8 @@ async def count_changes(db: Database, game_id: int) -> int:
 
 
 async def tied_to(db: Database, user_id: int) -> int | None:
-    """The chat id of the game the user's private chat is linked to (``links``), running or not; None if none."""
-    query = select(Game.chat_id).join(Link, Link.game_id == Game.id).where(Link.user_id == user_id)
+    """The chat id of the game the user's private chat is tied to (``links``), running or not; None if none."""
+    query = select(Game.chat_id).join(Tie, Tie.game_id == Game.id).where(Tie.user_id == user_id)
     rows = await db.rows(query)
     return int(rows[0][0]) if rows else None
 
@@ -62,5 +62,5 @@ async def overview(db: Database, chat_id: int) -> Overview | None:
     state = await latest_game(db, chat_id)
     if state is None:
         return None
-    link = await tied_to(db, chat_id) if chat_id > 0 else None
-    return Overview(state, await count_changes(db, state.id), link, await totals(db, state.chat_id))
+    tie = await tied_to(db, chat_id) if chat_id > 0 else None
+    return Overview(state, await count_changes(db, state.id), tie, await totals(db, state.chat_id))

@@ -38,19 +38,19 @@ async def start(update: Update, context: BotContext) -> None:
         await say(update, context, _(texts.START_GROUP))
         return
     if payload:
-        await link(update, context, payload)
+        await tie_by_link(update, context, payload)
         return
     example = InlineKeyboardMarkup([[InlineKeyboardButton(_("▶️ Try the example"), callback_data=callbacks.EXAMPLE)]])
     start_text = _(texts.START).format(rack=texts.EXAMPLE_RACK, table=texts.EXAMPLE_TABLE)
     await say(update, context, start_text, example)
 
 
-async def link(update: Update, context: BotContext, payload: str) -> None:
+async def tie_by_link(update: Update, context: BotContext, payload: str) -> None:
     _chat, user = speaker(update)
     if not is_payload(payload):
         raise RummikubError(N_("this link is not one of mine; tap My rack in your group again"))
     service = deps(context).service
-    state = await service.link(user.id, payload)
+    state = await service.tie_by_invite(user.id, payload)
     me = seat_of(state, user)
     players = len(state.active_players)
     at = n_(

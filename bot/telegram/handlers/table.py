@@ -1,7 +1,7 @@
 """The shared table: /table, /play, /undo, /status, /meld, /fit.
 
 A change to a group's table is shown in the group with its picture, also when
-it was made from a player's private chat linked to that group.
+it was made from a player's private chat tied to that group.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ async def show_table(update: Update, context: BotContext, state: GameState, capt
 
 
 def shares_table(state: GameState, chat: Chat) -> bool:
-    """A table others play on too: a group's game, here in the group or from a private chat linked to it."""
+    """A table others play on too: a group's game, here in the group or from a private chat tied to it."""
     return is_group(chat) or in_group_game(state, chat)
 
 
