@@ -188,11 +188,12 @@ class Tie(Base):
     __table_args__ = (Index("ix_links_game_id", "game_id"),)
 
 
-class Choice(Base):
+class AskedQuestion(Base):
     """A question the bot asked with buttons (where loose tiles go, whose play it was, record anyway?).
 
     Kept in the database, not in memory, so any bot process can take the answer; it is deleted in the same
-    transaction as the change it makes, so a second tap (or a second process) finds it gone.
+    transaction as the change it makes, so a second tap (or a second process) finds it gone. The table keeps
+    its first name (``choices``): renaming it would take a migration for no change in what it holds.
     """
 
     __tablename__ = "choices"

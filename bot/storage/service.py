@@ -49,7 +49,7 @@ from bot.storage import inbox, queries
 from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
 from bot.storage.mapping import record_of, state_of, write
-from bot.storage.models import Choice, Event, Game, GroupLanguage, Language, Tie, Tip, utcnow
+from bot.storage.models import AskedQuestion, Event, Game, GroupLanguage, Language, Tie, Tip, utcnow
 from bot.storage.scores import Total, totals
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
@@ -658,7 +658,7 @@ class GameService:
         async def keep(session: AsyncSession) -> str:
             now = self.clock()
             session.add(
-                Choice(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
+                AskedQuestion(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
             )
             return token
 
@@ -668,10 +668,10 @@ class GameService:
         """Keep ``payload`` under a token of the caller's making, replacing what it held (a shown suggestion)."""
 
         async def keep(session: AsyncSession) -> None:
-            await session.execute(delete(Choice).where(Choice.token == token))
+            await session.execute(delete(AskedQuestion).where(AskedQuestion.token == token))
             now = self.clock()
             session.add(
-                Choice(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
+                AskedQuestion(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
             )
 
         await self._transaction(keep)
@@ -679,7 +679,7 @@ class GameService:
     async def question(self, token: str) -> Question:
         """A question still waiting for its answer (``AlreadyAnswered`` if it is gone)."""
         async with self.db.reads() as session, session.begin():
-            row = await session.get(Choice, token)
+            row = await session.get(AskedQuestion, token)
             if row is None:
                 raise errors.AlreadyAnswered(N_("this question was already answered (or is from an earlier game)"))
             return Question(row.token, row.game_id, row.user_id, row.kind, dict(row.payload))
@@ -689,7 +689,8 @@ class GameService:
         gone, so a tap after Done never brings the question back."""
 
         async def amend(session: AsyncSession) -> None:
-            done = await session.execute(update(Choice).where(Choice.token == token).values(payload=payload))
+            asked = update(AskedQuestion).where(AskedQuestion.token == token)
+            done = await session.execute(asked.values(payload=payload))
             if getattr(done, "rowcount", 0) != 1:
                 raise errors.AlreadyAnswered(N_("this question was already answered"))
 
@@ -701,7 +702,7 @@ class GameService:
 
     @staticmethod
     async def _take_question(session: AsyncSession, token: str) -> None:
-        gone = await session.execute(delete(Choice).where(Choice.token == token))
+        gone = await session.execute(delete(AskedQuestion).where(AskedQuestion.token == token))
         if getattr(gone, "rowcount", 0) != 1:
             raise errors.AlreadyAnswered(N_("this question was already answered"))
 
