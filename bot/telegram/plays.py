@@ -33,7 +33,7 @@ from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.games import in_group_game, name_of, speaker
 from bot.telegram.limits import CAPTION_LIMIT
-from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, language_there, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
@@ -105,7 +105,7 @@ async def advance(
     brought the draft here (it is taken in the same transaction as the play, or dropped before the next
     question is asked).
     """
-    d = deps(context)
+    d = context.deps
     if draft.player is None:
         try:
             play_turn_check(state, draft.recorder)  # the game core says whether this is someone else's turn
@@ -237,7 +237,7 @@ async def _ask_house_rule(
 async def _asked(context: BotContext, answering: str | None) -> None:
     """The question that brought the draft here is answered (and gone) before the next one is asked."""
     if answering is not None:
-        await deps(context).service.drop_question(answering)
+        await context.service.drop_question(answering)
 
 
 async def announce(
@@ -252,7 +252,7 @@ async def announce(
     """The new table's picture, the play highlighted and the sets under their numbers: here, and in the game's
     group when said elsewhere. The caption reads the same whatever anyone's rack holds; a rack that did not
     match is told to its owner, in private."""
-    d = deps(context)
+    d = context.deps
     after = played.state
     here = current()  # the picture's words are in this language
     async with photo_coming(context, chat):
@@ -297,7 +297,7 @@ async def post_play(
         if drawn is not None and drawn[0] == current():
             _language, picture, play = drawn
         else:
-            picture, play = await _picture(deps(context), before, played)
+            picture, play = await _picture(context.deps, before, played)
     await post_to_game_chat(
         context, after, lambda: play_caption(after, played, play, recorder=recorder), picture,
         markup=lambda: _buttons(after),
@@ -337,7 +337,7 @@ def play_caption(after: GameState, played: Played, play: Solution, *, recorder: 
 async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a question about a play: the draft moves on with the answer."""
     chat, user = speaker(update)
-    state = await deps(context).service.game(question.game_id)
+    state = await context.service.game(question.game_id)
     draft = PlayDraft.from_json(question.payload["draft"])
     step = question.payload.get("step")
     if step == "where":

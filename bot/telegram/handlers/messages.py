@@ -24,7 +24,6 @@ from bot.telegram.handlers.solving import send_answer, start_solving
 from bot.telegram.handlers.table import change_shared_table, read_table_for, receive_table, show_table
 from bot.telegram.intents import intent_of
 from bot.telegram.parsing import MISSPELT_LABEL, fix_word, misspelt_keyword, parse_position
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
@@ -93,7 +92,7 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
     """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored,
     and what is stored is committed before the answer says anything about it."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     state = await current_game(context, chat, user)
     me = seat_of(state, user)
     rack = typed.tiles(rack_text, state.rules) if rack_text is not None else None

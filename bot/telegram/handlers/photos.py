@@ -40,7 +40,7 @@ from bot.telegram.handlers.solving import answer_with_best_play
 from bot.telegram.handlers.table import receive_table
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
-from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.runtime.deps import Deps
 from bot.telegram.sending import say
 from bot.telegram.words import photos as words
 from bot.telegram.words import replies, texts
@@ -106,7 +106,7 @@ async def photo(update: Update, context: BotContext) -> None:
 
 async def _a_players_photo(context: BotContext, chat_id: int, user_id: int) -> bool:
     """A photo in a group is read unasked only from a player of the group's running game."""
-    state = await deps(context).service.find_active_game(chat_id)
+    state = await context.service.find_active_game(chat_id)
     if state is None or not state.playing:
         return False
     p = state.player(user_id)
@@ -118,7 +118,7 @@ async def _after_a_turn(update: Update, context: BotContext, state: GameState, r
     as the play of the player whose turn it is (or as a correction); a table that lost tiles only as a correction;
     the same tiles laid anew as the table."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     sets = await _photo_sets(d, reading, state.rules)
     if sets is None:
         await _propose(update, context, state, reading, fix=False)
@@ -233,7 +233,7 @@ async def _read(context: BotContext, file_id: str, state: GameState | None, *, a
         raise RummikubError(words.FETCH_FAILED) from None
     rules = state.rules if state is not None else STANDARD
     try:
-        return await deps(context).solving(read_photo, data, rules, "table" if as_table else None)
+        return await context.deps.solving(read_photo, data, rules, "table" if as_table else None)
     except RummikubError as why:  # PhotoError: not a picture, too large, damaged
         raise RummikubError(words.UNREADABLE, why=why.text) from None
 
@@ -283,7 +283,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         raise RummikubError(texts.STALE_BUTTON)
     state = context.game
     assert state is not None, "questions.answered found the question's game"
-    d = deps(context)
+    d = context.deps
     what, token = options[option], question.token
     tiles = decode_tiles(question.payload["tiles"])
     if what == RACK:

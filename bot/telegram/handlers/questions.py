@@ -23,7 +23,6 @@ from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
 from bot.telegram.handlers import lobby, photos, solving, table
 from bot.telegram.plays import PLAY, play_answered
-from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -50,7 +49,7 @@ async def answered(update: Update, context: BotContext) -> None:
     tap = callbacks.parse_answer(query.data, kind_of(chat))
     if tap is None:
         raise RummikubError(texts.STALE_BUTTON)
-    service = deps(context).service
+    service = context.service
     try:
         question = await service.question(tap.token)
     except AlreadyAnswered:

@@ -33,7 +33,7 @@ from bot.telegram.games import current_game, in_group_game, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.plays import post_play
-from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import Answer, answer_for, shown, solve_position
 from bot.telegram.sending import label, photo_coming, say, show
 from bot.telegram.suggestions import SHOWN, fingerprint
@@ -124,7 +124,7 @@ async def send_answer(
     """Solve (or take ``pending``, a solve already started for this position) and send the picture. Asked
     ``instead_of`` another objective, a play that is the same as the one shown says so rather than repeat it."""
     chat, _user = speaker(update)
-    d = deps(context)
+    d = context.deps
     async with photo_coming(context, chat):
         onto = onto_table(d, state, me, objective)
         try:
@@ -207,7 +207,7 @@ async def other_objective(update: Update, context: BotContext) -> None:
     if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
     game_id, code = tapped.game_id, tapped.objective
-    state = context.game = await deps(context).service.game(int(game_id))
+    state = context.game = await context.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
@@ -225,7 +225,7 @@ async def melded_instead(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_melded_instead(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
-    d = deps(context)
+    d = context.deps
     state = context.game = await d.service.game(int(tapped.game_id))
     ensure_running(state)
     seat_of(state, user)
@@ -248,7 +248,7 @@ async def played_this(update: Update, context: BotContext) -> None:
     if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
     game_id, code, stamp = tapped.game_id, tapped.objective, tapped.stamp
-    d = deps(context)
+    d = context.deps
     state = context.game = await d.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
@@ -278,7 +278,7 @@ def _message_id(message: object) -> int | None:
 
 async def suggestion_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     _chat, user = speaker(update)
-    state = await deps(context).service.game(question.game_id)
+    state = await context.service.game(question.game_id)
     ensure_running(state)
     me = seat_of(state, user)
     payload = question.payload
@@ -302,7 +302,7 @@ async def play_suggestion(
 ) -> None:
     """Record the suggestion the button stands for, if the table and the rack are still as they were."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
         raise StaleSuggestion(N_("the table or your rack has changed since this suggestion; /solve again"))
@@ -339,7 +339,7 @@ async def example(update: Update, context: BotContext) -> None:
     if not callbacks.is_example(query.data, kind_of(chat)):
         raise RummikubError(texts.STALE_BUTTON)
     await query.answer()
-    d = deps(context)
+    d = context.deps
     rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)
     table = parse_table(texts.EXAMPLE_TABLE, STANDARD)
     async with photo_coming(context, chat):

@@ -16,7 +16,6 @@ from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
-from bot.telegram.runtime.deps import deps
 from bot.telegram.words import keyboard, texts
 from solver.errors import RummikubError
 from solver.text import N_
@@ -62,7 +61,7 @@ async def drew_button(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_drew(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
-    state = context.game = await deps(context).service.game(tapped.game_id)
+    state = context.game = await context.service.game(tapped.game_id)
     seat_of(state, user)
     if state.turn != tapped.turn:  # a tap on an earlier turn's button (a second tap, say): nothing is drawn
         raise RummikubError(N_("This button was for an earlier turn; the turn has moved on"))

@@ -1,5 +1,8 @@
 """What every handler needs (the game service, the settings, the worker pool), kept in ``bot_data``.
 
+A handler reaches it one way: ``context.deps`` and ``context.service``, properties of the custom context
+(``bot.telegram.context.BotContext``, as python-telegram-bot's ``contexttypesbot.py`` example does).
+
 One object instead of globals, so a test can build two applications on two
 databases in one process.
 """
@@ -12,9 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
-
-from telegram.ext import ContextTypes
+from typing import ParamSpec, TypeVar
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
@@ -106,10 +107,3 @@ class Deps:
 
 class TooLarge(RummikubError):
     """A solve that outgrew a solver process's memory cap: answered with the limit, not a traceback."""
-
-
-def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:
-    found: Any = context.application.bot_data.get(KEY)
-    if not isinstance(found, Deps):
-        raise RuntimeError("the application was not built by bot.telegram.build_application")
-    return found
