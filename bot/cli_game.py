@@ -16,7 +16,7 @@ tile strings (the tiles the bot knows), ``rack_size`` (the tiles on the rack at 
 ``score`` (this game's, once scored, else null)), ``totals`` (the chat's scored games summed per player:
 ``user_id``, ``name``, ``points``, ``games``, ``won``), ``changes`` (events in the game's history, undo
 entries included) and, for a private chat (a positive id), ``tied_to``: the chat id of the game the user's
-private chat is linked to, or null.
+private chat is tied to, or null.
 """
 
 from __future__ import annotations

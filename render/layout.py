@@ -115,9 +115,6 @@ class Layout:
                 return place
         raise KeyError((set_index, position))
 
-    def set_box(self, set_index: int) -> Box:
-        return self.sets[set_index].box
-
     def all_tiles(self) -> tuple[TilePlace, ...]:
         """Table, rack and legend tiles together (every tile that gets drawn)."""
         return self.tiles + self.rack + self.legend

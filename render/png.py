@@ -73,10 +73,3 @@ def encode(img: Image.Image) -> bytes:
     out = io.BytesIO()
     indexed.save(out, format="PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()
-
-
-def encode_rgb(img: Image.Image) -> bytes:
-    """Lossless 24-bit PNG, for when exact pixels matter more than size and speed (reference pictures)."""
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=6)
-    return out.getvalue()

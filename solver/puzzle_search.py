@@ -58,10 +58,6 @@ class Action:
     row: int
     other: int = 0
 
-    @property
-    def moves_joker(self) -> bool:
-        return self.kind is not ActionKind.COMBINE and self.tile == JOKER_CODE
-
     def rank(self) -> tuple[int, int, int, int]:
         """Smaller is preferred where two equally good action lists first differ."""
         if self.kind is ActionKind.COMBINE:

@@ -68,7 +68,7 @@ from bot.game.codec import decode_table
 from bot.game.reading import Question, Rack, Reading, next_question, read_play
 from bot.game.state import GameState
 from bot.storage.database import Database, open_database
-from bot.storage.models import Choice, Claim, Delivery
+from bot.storage.models import AskedQuestion, Claim, Delivery
 from bot.storage.overview import overview
 from bot.telegram import suggestions
 from solver import STANDARD
@@ -688,7 +688,7 @@ class Arena:
     async def shown_suggestion(self, game_id: int, user_id: int) -> list[TileSet] | None:
         """The table the bot's last /solve answer showed this player (kept for its "I played this")."""
         token = suggestions.token(game_id, user_id, Objective.TILES)
-        rows = await self.db.rows(select(Choice.payload).where(Choice.token == token))
+        rows = await self.db.rows(select(AskedQuestion.payload).where(AskedQuestion.token == token))
         if not rows:
             return None
         return list(decode_table(rows[0][0]["table"], RULES))

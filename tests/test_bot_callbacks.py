@@ -6,11 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from telegram import Chat as TelegramChat
 
 from bot.telegram import callbacks
-from bot.telegram.chats import PRIVATE, SHARED
-from tests.bot_support import ALICE, session
-from tests.fake_bot_api import Call
+from bot.telegram.chats import PRIVATE, SHARED, is_group, kind_of
+from bot.telegram.words import texts
+from bot.telegram.words.language import _, speaking
+from tests.bot_support import ALICE, Session, session
+from tests.fake_bot_api import Call, User
 from tests.test_bot_group import GROUP, new_game_with_two
 
 
@@ -69,18 +72,43 @@ def test_forged_keys_read_as_nothing(data: str) -> None:
     assert callbacks.parse_key(data, PRIVATE) is None
 
 
+async def tap_forged(s: Session, user: User, message: Call, data: str) -> Call:
+    """``user`` taps a button carrying ``data`` under ``message`` (a button the bot never made); the alert."""
+    forged = Call("sendMessage", {**message.params, "reply_markup": {
+        "inline_keyboard": [[{"text": "Forged", "callback_data": data}]]}}, message.files, message.at,
+        message.result)  # fmt: skip
+    mark = s.fake.mark()
+    s.fake.tap(user, forged, "Forged")
+    return await s.fake.call("answerCallbackQuery", mark)
+
+
 async def test_a_forged_or_misplaced_tap_is_answered_and_changes_nothing(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         before = await s.service.active_game(GROUP.id)
         for data in ("p:1:t:0123456789ab", "zzz", "q:abcdefghijkl:g:0", "g:1", "t:abcdefghijkl:3R", "t:x"):
-            forged = Call("sendMessage", {**created.params, "reply_markup": {
-                "inline_keyboard": [[{"text": "Forged", "callback_data": data}]]}}, created.files, created.at,
-                created.result)  # fmt: skip
-            mark = s.fake.mark()
-            s.fake.tap(ALICE, forged, "Forged")
-            alert = await s.fake.call("answerCallbackQuery", mark)
+            alert = await tap_forged(s, ALICE, created, data)
             assert alert.params.get("show_alert") is True, (data, alert.params)
             assert any(w in alert.params["text"] for w in ("earlier", "private chat", "answered")), alert.params
         after = await s.service.active_game(GROUP.id)
         assert after.version == before.version
+
+
+async def test_a_button_no_handler_knows_is_answered_in_the_readers_language(tmp_path: Path) -> None:
+    """An old or forged button's alert is in the reader's language (issue 25 named it English; fixed since)."""
+    dieter = User(503, "Dieter", language_code="de")
+    async with session(tmp_path) as s:
+        started = await s.ask(dieter, "/start")
+        for data in ("zzz", "x:1"):
+            alert = await tap_forged(s, dieter, started, data)
+            with speaking("de"):
+                german = _(texts.STALE_BUTTON)
+            assert german != texts.STALE_BUTTON
+            assert alert.params == {**alert.params, "text": german, "show_alert": True}, (data, alert.params)
+
+
+@pytest.mark.parametrize("kind", ["private", "group", "supergroup", "channel"])
+def test_is_group_and_the_kind_of_chat_agree(kind: str) -> None:
+    """One meaning of a shared chat: a channel is read by everyone in it, as a group is."""
+    chat = TelegramChat(1, kind)
+    assert is_group(chat) is (kind_of(chat) is SHARED) is (kind != "private")

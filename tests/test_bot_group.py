@@ -302,7 +302,7 @@ async def test_a_draw_on_someone_elses_turn_is_asked_about_and_said(tmp_path: Pa
         assert [p.rack_size for p in game.active_players] == [16, 14]
 
 
-async def link(s: Session, created: Call, user: User, rack: str) -> None:
+async def tie(s: Session, created: Call, user: User, rack: str) -> None:
     await tie_private_chat(s, created, user, rack, meld=True)
 
 
@@ -331,8 +331,8 @@ async def test_another_players_play_is_undone_after_a_confirmation(tmp_path: Pat
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 6R 7R 8R", GROUP)
-        await link(s, created, ALICE, "9R 10R 4K")
-        await link(s, created, BOB, "1B 2B")
+        await tie(s, created, ALICE, "9R 10R 4K")
+        await tie(s, created, BOB, "1B 2B")
         suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
         mark = s.fake.mark()
         s.fake.tap(ALICE, suggestion, "I played this")
@@ -361,7 +361,7 @@ async def test_undoing_a_join_passes_the_turn_on_from_that_seat(tmp_path: Path) 
 async def test_the_group_hears_who_won_with_i_played_this(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await link(s, created, ALICE, "9R 10R 11R")
+        await tie(s, created, ALICE, "9R 10R 11R")
         suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
         mark = s.fake.mark()
         s.fake.tap(ALICE, suggestion, "I played this")
@@ -386,7 +386,7 @@ async def test_the_group_hears_who_won_with_i_played_this(tmp_path: Path) -> Non
 async def test_buttons_of_an_ended_game_say_it_has_ended(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await link(s, created, ALICE, "9R 10R 11R 4K")
+        await tie(s, created, ALICE, "9R 10R 11R 4K")
         suggestion = await s.ask(ALICE, "/solve", methods=("sendPhoto",))
         mark = s.fake.mark()
         await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "Stop the game", GROUP.id)
@@ -412,7 +412,7 @@ async def test_a_rack_never_set_is_not_scored_as_a_win(tmp_path: Path) -> None:
         await s.ask(CAROL, "/join", GROUP)
         opening = await s.ask(ALICE, "/play 1K 2K 3K", GROUP)  # no rack known, below the meld
         await s.tap(ALICE, opening, "Record it anyway (house rule)", GROUP.id)
-        await link(s, created, CAROL, "9B 9O")
+        await tie(s, created, CAROL, "9B 9O")
         await s.tap(BOB, await s.ask(BOB, "/end", GROUP), "Stop the game", GROUP.id)
         # closed before Alice and Bob told their racks: Carol's alone, known whole, is no score against nobody
         ended = await s.tap(BOB, await s.ask(BOB, "/end", GROUP), "Close the game", GROUP.id)
@@ -428,7 +428,7 @@ async def test_a_rack_never_set_is_not_scored_as_a_win(tmp_path: Path) -> None:
 async def test_a_private_chat_tied_to_the_last_game_follows_the_groups_next_game(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await link(s, created, BOB, "1B 2B")
+        await tie(s, created, BOB, "1B 2B")
         first = await s.service.active_game(GROUP.id)
         await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "Stop the game", GROUP.id)
         await s.tap(ALICE, await s.ask(ALICE, "/end", GROUP), "Close the game", GROUP.id)

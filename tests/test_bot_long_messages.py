@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.parsing import MAX_TEXT
-from bot.telegram.sending import CAPTION_LIMIT, CUT, MOST_PARTS, parts, shortened, size
+from bot.telegram.sending import CUT, MOST_PARTS, parts, shortened, size
 from bot.telegram.words import texts
 from tests.bot_support import ALICE, BOB, session
 from tests.fake_bot_api import BOT_USERNAME, Chat

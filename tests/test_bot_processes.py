@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.storage import GameService, open_database
 from bot.telegram.runtime.deps import Deps, TooLarge
 from bot.telegram.runtime.processes import solver_processes
-from bot.telegram.runtime.turns import Turns
+from bot.telegram.runtime.solver_queue import SolverQueue
 from solver import STANDARD, parse_tiles
 from solver.solve import solve
 
@@ -69,7 +69,7 @@ async def solver_deps(
         solver_pool=start(),
         new_solver_pool=start,
         solver_count=count,
-        turns=Turns(slots=count + 1),  # as build_application sets it
+        solver_queue=SolverQueue(slots=count + 1),  # as build_application sets it
     )
     try:
         yield deps
@@ -93,7 +93,7 @@ async def test_a_solve_runs_in_another_process_and_its_errors_come_back(tmp_path
 
 async def test_processes_are_renewed_without_losing_a_call_in_a_burst(tmp_path: Path) -> None:
     # a burst queues more work than there are processes while they leave and are replaced
-    # (Python 3.11's pool can stall on that, CPython gh-115634; Turns keeps the queue short enough)
+    # (Python 3.11's pool can stall on that, CPython gh-115634; SolverQueue keeps the queue short enough)
     async with solver_deps(tmp_path, 2, tasks_per_process=3) as deps:
         calls = [deps.solving_position(n % 7, pid_after, 0.01) for n in range(18)]
         pids = await asyncio.wait_for(asyncio.gather(*calls), 120)

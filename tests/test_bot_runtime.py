@@ -23,7 +23,7 @@ import pytest
 from telegram.error import InvalidToken
 from telegram.request import HTTPXRequest
 
-import bot.telegram.runtime.turns as turns
+import bot.telegram.runtime.solver_queue as solver_queue
 import bot.telegram.runtime.work as work
 from bot.run import NO_TOKEN, REFUSED_TOKEN, RedactSecret, configure_logging
 from bot.telegram.app import build_application
@@ -178,14 +178,14 @@ async def test_when_the_solvers_are_busy_a_small_position_is_answered_before_a_l
             await s.ask(user, "/meld")
         monkeypatch.setattr(work, "solve", held_solve)
         # a tile weighs a lot here, so a slow machine's gap between the two messages cannot decide the order
-        monkeypatch.setattr(turns, "MS_PER_TILE", 10.0)
+        monkeypatch.setattr(solver_queue, "MS_PER_TILE", 10.0)
         mark = s.fake.mark()
         s.fake.send(ALICE, "rack: 3R 4R 5R")
         try:
             assert await asyncio.to_thread(started.wait, 10)
             s.fake.send(BOB, position_message(large))  # a moment apart, as in a burst
             s.fake.send(carol, small)
-            await s.fake.wait_for(lambda: deps_of(s.app).turns.waiting == 2 or None, what="both solves queued")
+            await s.fake.wait_for(lambda: deps_of(s.app).solver_queue.waiting == 2 or None, what="both solves queued")
         finally:
             release.set()
         wanted = ("sendPhoto", "sendMessage")

@@ -28,7 +28,7 @@ async def table_of(s: Session, chat: Chat = GROUP) -> list[str]:
     return [str(x) for x in (await s.service.active_game(chat.id)).table]
 
 
-async def linked(s: Session, created: Call, *players: tuple[User, str], meld: bool = False) -> None:
+async def tied(s: Session, created: Call, *players: tuple[User, str], meld: bool = False) -> None:
     """Each player opens the group's deep link and sets a rack in private (and says they have melded)."""
     for user, rack in players:
         await tie_private_chat(s, created, user, rack, meld=meld)
@@ -67,7 +67,7 @@ async def test_table_in_the_group_keeps_every_old_tile_unless_fixed(tmp_path: Pa
 async def test_the_first_table_of_a_game_is_where_it_starts_not_a_play(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await linked(s, created, (ALICE, "10R 11R 12R 5K"))
+        await tied(s, created, (ALICE, "10R 11R 12R 5K"))
         started = await s.ask(ALICE, "/table 10R 11R 12R", GROUP)
         assert started.text.startswith("Table set: 1 set.") and "/play records a play" in started.text
         assert rack_of(await s.player(GROUP.id, ALICE)) == tiles("10R 11R 12R 5K")
@@ -114,7 +114,7 @@ async def test_one_tile_joins_two_runs(tmp_path: Path) -> None:
         assert await table_of(s) == ["1R 2R 3R 4R 5R 6R 7R", "9B 9K 9O"]
         # Bob's rack holds 7R but neither 1R nor 6R: 7R joins 1R-3R and 4R-6R; the longer 2R-5R is another set
         await s.ask(BOB, "/table fix 2R 3R 4R 5R | 1R 2R 3R | 4R 5R 6R", GROUP)
-        await linked(s, created, (BOB, "7R 9K"))
+        await tied(s, created, (BOB, "7R 9K"))
         played = await s.ask(BOB, "/play 1R 2R 3R 4R 5R 6R 7R", GROUP)
         assert played.text == "Bob put down 7R (1 tile, 7 points). Alice to play. 81 tiles in the pool."
         assert await table_of(s) == ["2R 3R 4R 5R", "1R 2R 3R 4R 5R 6R 7R"]
@@ -160,7 +160,7 @@ async def test_a_play_on_someone_elses_turn_is_asked_about_and_charged_to_the_an
     async with session(tmp_path) as s:
         created = await melded_pair(s)
         await s.ask(ALICE, "/draw", GROUP)  # Bob to play
-        await linked(s, created, (ALICE, "9B 9K 9O 12R"), (BOB, "9B 9K 9O 1R"))
+        await tied(s, created, (ALICE, "9B 9K 9O 12R"), (BOB, "9B 9K 9O 1R"))
         asked = await s.ask(ALICE, "/play 9B 9K 9O", GROUP)  # Alice keeps the record for Bob
         assert asked.text == "It is Bob's turn. Whose play is this?"
         assert await table_of(s) == []  # nothing recorded before the answer
@@ -219,7 +219,7 @@ async def test_what_the_group_reads_does_not_depend_on_any_rack(tmp_path: Path) 
         for chat, rack in ((GROUP, "10R 11R 12R 5K"), (GROUP2, "1B 2B 3B 5K")):
             created = await s.ask(ALICE, "/new", chat)
             await s.tap(BOB, created, "Join", chat.id)
-            await linked(s, created, (ALICE, rack))
+            await tied(s, created, (ALICE, rack))
             mark = s.fake.mark()
             asked = await s.ask(BOB, "/play 10R 11R 12R", chat)  # on Alice's turn
             await s.tap(BOB, asked, "Alice's", chat.id)
@@ -246,7 +246,7 @@ async def test_a_play_of_ones_own_that_the_rack_lacks_is_refused_and_recorded_on
     async with session(tmp_path) as s:
         created = await melded_pair(s)
         await s.ask(ALICE, "/table 10O 11O 12O", GROUP)
-        await linked(s, created, (ALICE, "12R 12B 12K 3K 5B"))
+        await tied(s, created, (ALICE, "12R 12B 12K 3K 5B"))
         before = await s.service.active_game(GROUP.id)
         # the second 12O is not on her stored rack, and the table's 12O would leave 10O 11O broken
         refused = await s.ask(ALICE, "/play 12R 12B 12K 12O", GROUP)
@@ -289,7 +289,7 @@ async def test_a_play_recorded_while_another_table_was_read_is_never_lost(
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1R 2R 3R | 4R 5R 6R", GROUP)
-        await linked(s, created, (BOB, "9K 10K"), (ALICE, "9B 9K 9O 10R 11R 12R 1O"))
+        await tied(s, created, (BOB, "9K 10K"), (ALICE, "9B 9K 9O 10R 11R 12R 1O"))
         mark = s.fake.mark()
         s.fake.send(BOB, "table: 1R 2R 3R 4R 5R 6R")  # the same tiles as one run, read by the solver
         played = await s.ask(ALICE, "/play 9B 9K 9O | 10R 11R 12R", GROUP)
@@ -314,7 +314,7 @@ async def test_a_play_undone_while_another_table_was_read_stays_undone(
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1R 2R 3R", GROUP)
-        await linked(s, created, (BOB, "9K 10K"), (ALICE, "4R 5R 6R 9K"), meld=True)
+        await tied(s, created, (BOB, "9K 10K"), (ALICE, "4R 5R 6R 9K"), meld=True)
         await s.ask(ALICE, "/play 4R 5R 6R", GROUP)
         go.clear()  # from here, loose tiles are laid out only when the test says so
         mark = s.fake.mark()
@@ -331,7 +331,7 @@ async def test_a_play_undone_while_another_table_was_read_stays_undone(
 async def test_undo_of_a_correction_in_the_group_does_not_look_at_racks(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await linked(s, created, (BOB, "13K 13K 5R 6R 7R"))
+        await tied(s, created, (BOB, "13K 13K 5R 6R 7R"))
         await s.ask(ALICE, "/table 11K 12K 13K", GROUP)
         await s.ask(ALICE, "/table fix 1R 2R 3R", GROUP)
         mark = s.fake.mark()
@@ -346,7 +346,7 @@ async def test_a_table_typed_in_a_tied_private_chat_is_the_typists_play(tmp_path
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
-        await linked(s, created, (BOB, "10B 11B 12B 9K"))
+        await tied(s, created, (BOB, "10B 11B 12B 9K"))
         before = await s.service.active_game(GROUP.id)
 
         # tiles gone from the group's table: refused in private, nothing stored, the group hears nothing
@@ -390,7 +390,7 @@ async def test_a_rack_typed_with_the_table_is_what_is_left_after_the_play(tmp_pa
         created = await new_game_with_two(s)
         await s.ask(ALICE, "/table 1K 2K 3K", GROUP)
         await s.ask(ALICE, "/draw", GROUP)  # Bob to play
-        await linked(s, created, (BOB, "10B 11B 12B 9K 5R"), meld=True)
+        await tied(s, created, (BOB, "10B 11B 12B 9K 5R"), meld=True)
         mark = s.fake.mark()
         await s.ask(BOB, "rack: 9K 5R 6R\ntable: 1K 2K 3K | 10B 11B 12B")  # he drew 6R without telling the bot
         posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
@@ -412,7 +412,7 @@ async def test_a_rack_typed_with_the_table_is_what_is_left_after_the_play(tmp_pa
 async def test_last_tiles_recorded_in_the_group_say_who_won(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await new_game_with_two(s)
-        await linked(s, created, (ALICE, "10K 11K 12K"))
+        await tied(s, created, (ALICE, "10K 11K 12K"))
         played = await s.ask(ALICE, "/play 10K 11K 12K", GROUP)
         won = "Alice put down 10K 11K 12K (3 tiles, 33 points). Alice has no tile left: Alice wins!"
         waiting = "Bob: tell me the tiles left on your rack, like /left 7R 8K J (or tap below if I know your rack)."
@@ -464,7 +464,7 @@ async def test_a_rack_that_no_longer_fits_the_groups_table_is_told_in_private(tm
     async with session(tmp_path) as s:
         created = await melded_pair(s)
         await s.ask(ALICE, "/table 1K 2K 3K | 5R 6R 7R", GROUP)
-        await linked(s, created, (BOB, "5R 9K"))  # out of date: both 5R are about to be on the table
+        await tied(s, created, (BOB, "5R 9K"))  # out of date: both 5R are about to be on the table
         mark = s.fake.mark()
         # Alice (her rack never told) plays the second 5R 6R 7R: the table is the newer word
         posted = await s.ask(ALICE, "/table 1K 2K 3K | 5R 6R 7R | 5R 6R 7R", GROUP)
@@ -482,7 +482,7 @@ async def test_a_rack_that_no_longer_fits_the_groups_table_is_told_in_private(tm
 async def test_a_private_undo_does_not_take_back_another_players_play(tmp_path: Path) -> None:
     async with session(tmp_path) as s:
         created = await melded_pair(s)
-        await linked(s, created, (BOB, "1B 2B 3B 9K"))
+        await tied(s, created, (BOB, "1B 2B 3B 9K"))
         await s.ask(ALICE, "/play 10R 11R 12R", GROUP)
         asked = await s.ask(BOB, "/undo")
         assert asked.text == (

@@ -6,7 +6,12 @@ table, and set numbers that stay."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from bot.telegram import plays
+from bot.telegram.runtime.work import play_picture
 from tests.bot_support import ALICE, BOB, CAROL, Session, melded, rack_of, session
 from tests.fake_bot_api import Call, Chat, User
 
@@ -215,3 +220,29 @@ async def test_a_stale_suggestion_is_said_stale_before_anything_is_asked(tmp_pat
         alert = await s.fake.call("answerCallbackQuery", mark)
         assert "changed since this suggestion" in alert.params["text"]
         assert not s.fake.sent(BOB.id, mark)  # no "It is Alice's turn… record anyway?" question first
+
+
+async def test_a_play_made_in_private_is_drawn_once_for_a_group_of_the_same_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25's first defect: the group's picture of a play made in private was drawn a second time even when
+    the group reads the same language; it is drawn again only for a group that speaks another."""
+    drawings: list[str] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        drawings.append(kwargs["wording"].unchanged)
+        return play_picture(*args, **kwargs)
+
+    monkeypatch.setattr(plays, "play_picture", counted)
+    async with session(tmp_path) as s:
+        await family(s, (ALICE, "9B 1K 2K"), (BOB, "10B 12O"), table="6B 7B 8B | 4K 5K 6K")
+        await melded(s, GROUP.id, ALICE, BOB)
+        mark = s.fake.mark()
+        private = await s.ask(ALICE, "/play 6B 7B 8B 9B", methods=("sendPhoto",))
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+        assert len(drawings) == 1 and posted.photo == private.photo
+        await s.ask(ALICE, "/language de", GROUP)
+        mark = s.fake.mark()
+        private = await s.ask(BOB, "/play 6B 7B 8B 9B 10B", methods=("sendPhoto",))
+        posted = await s.fake.reply(GROUP.id, mark, ("sendPhoto",))
+    assert len(drawings) == 3 and drawings[1] != drawings[2] and posted.photo != private.photo

@@ -6,8 +6,9 @@ from collections import Counter
 
 import pytest
 
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.parsing import OptionError, command_text, parse_position, parse_rules
-from bot.telegram.words.replies import CAPTION_LIMIT, solve_caption
+from bot.telegram.words.replies import solve_caption
 from render import marks_of
 from render.marks import Mark
 from solver import STANDARD, parse_table, parse_tiles

@@ -15,7 +15,7 @@ from sqlalchemy import Executable, Row, text
 from bot.game import EventKind
 from bot.game import errors as e
 from bot.storage import GameService, open_database
-from bot.storage.reader import Reader
+from bot.storage.sqlite_thread import SqliteThread
 from solver import STANDARD, Colour, TileSet
 from solver.tiles import Tile
 from tests.storage_support import ALICE, GROUP, migrated
@@ -160,21 +160,21 @@ async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writ
     db = open_database(url)
     service = GameService(db)
     running, most, finished = 0, 0, []
-    real = Reader._rows
+    real = SqliteThread._rows
 
-    def counted(reader: Reader, statement: Executable, params: Mapping[str, object] | None) -> Sequence[Row[Any]]:
+    def counted(thread: SqliteThread, statement: Executable, params: Mapping[str, object] | None) -> Sequence[Row[Any]]:
         nonlocal running, most
         running += 1
         most = max(most, running)
         try:
             time.sleep(0.005)  # a statement under way: another read would start now
-            return real(reader, statement, params)
+            return real(thread, statement, params)
         finally:
             running -= 1
 
     try:
         games = [await service.new_game(GROUP - i, ALICE, join_as="Alice") for i in range(6)]
-        monkeypatch.setattr(Reader, "_rows", counted)
+        monkeypatch.setattr(SqliteThread, "_rows", counted)
 
         async def read(i: int) -> None:
             state = await service.game_for(GROUP - i, ALICE, private=False)
@@ -190,6 +190,6 @@ async def test_reads_take_turns_in_the_order_they_came_and_never_wait_for_a_writ
         assert (await service.game(games[1].id)).version == drawn.version
     finally:
         await db.dispose()
-    assert db.reader is not None  # a SQLite file is read in the reader thread
+    assert db.sqlite_thread is not None  # a SQLite file is read in the SQLite thread
     assert most == 1
     assert finished == list(range(6))

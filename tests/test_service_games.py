@@ -245,27 +245,27 @@ async def test_move_chat_refuses_to_merge_two_running_games(service: GameService
     assert (await service.game(b.id)).chat_id == GROUP - 1
 
 
-async def test_a_private_chat_linked_to_a_group_game(service: GameService) -> None:
+async def test_a_private_chat_tied_to_a_group_game(service: GameService) -> None:
     group = await two_player_game(service)
     own = await service.new_game(ALICE, ALICE, join_as="Alice")
     assert (await service.game_for(ALICE, ALICE, private=True)).id == own.id
     assert (await service.game_by_invite(group.invite)).id == group.id
-    linked = await service.link(ALICE, group.invite)
-    assert linked.id == group.id
+    tied = await service.tie_by_invite(ALICE, group.invite)
+    assert tied.id == group.id
     assert (await service.game_for(ALICE, ALICE, private=True)).id == group.id
     assert (await service.game_for(GROUP, ALICE, private=False)).id == group.id
     await service.leave(group.id, ALICE)  # a link to a game you left no longer counts
     assert (await service.game_for(ALICE, ALICE, private=True)).id == own.id
     await service.join(group.id, ALICE, "Alice")
     assert (await service.game_for(ALICE, ALICE, private=True)).id == group.id
-    assert await service.unlink(ALICE) is True
-    assert await service.unlink(ALICE) is False
+    assert await service.untie(ALICE) is True
+    assert await service.untie(ALICE) is False
     assert (await service.game_for(ALICE, ALICE, private=True)).id == own.id
 
 
 async def test_a_link_to_an_ended_game_falls_back_to_the_private_game(service: GameService) -> None:
     group = await two_player_game(service)
-    await service.link(BOB, group.invite)
+    await service.tie_by_invite(BOB, group.invite)
     await service.end_game(group.id, BOB)
     # stopped, the game still waits for Bob's rack, which he may tell in private
     assert (await service.game_for(BOB, BOB, private=True)).id == group.id
@@ -277,16 +277,16 @@ async def test_a_link_to_an_ended_game_falls_back_to_the_private_game(service: G
 async def test_links_need_a_running_game_and_a_player(service: GameService) -> None:
     group = await two_player_game(service)
     with pytest.raises(e.InvalidInvite, match="new one"):
-        await service.link(ALICE, "not-a-payload")
+        await service.tie_by_invite(ALICE, "not-a-payload")
     with pytest.raises(e.InvalidInvite):
         await service.game_by_invite("not-a-payload")
     with pytest.raises(e.NotAPlayer, match="/join"):
-        await service.link(CAROL, group.invite)
+        await service.tie_by_invite(CAROL, group.invite)
     await service.end_game(group.id, ALICE)
-    assert (await service.link(ALICE, group.invite)).id == group.id  # stopped: racks are still told
+    assert (await service.tie_by_invite(ALICE, group.invite)).id == group.id  # stopped: racks are still told
     await service.end_game(group.id, ALICE)
     with pytest.raises(e.InvalidInvite):
-        await service.link(ALICE, group.invite)
+        await service.tie_by_invite(ALICE, group.invite)
     with pytest.raises(e.NoGame):
         await service.game_for(CAROL, CAROL, private=True)
 
@@ -294,8 +294,8 @@ async def test_links_need_a_running_game_and_a_player(service: GameService) -> N
 async def test_relinking_moves_the_link(service: GameService) -> None:
     first = await two_player_game(service)
     second = await service.new_game(GROUP - 5, BOB, join_as="Bob")
-    await service.link(BOB, first.invite)
-    await service.link(BOB, second.invite)
+    await service.tie_by_invite(BOB, first.invite)
+    await service.tie_by_invite(BOB, second.invite)
     assert (await service.game_for(BOB, BOB, private=True)).id == second.id
 
 

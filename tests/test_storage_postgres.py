@@ -82,7 +82,7 @@ async def test_a_whole_game_on_postgres(service: GameService) -> None:
     await service.join(game.id, BOB, "Bob")
     # every read a message makes: the group's game, and from Bob's private chat the group game it is linked to
     assert (await service.game_by_invite(game.invite)).id == game.id
-    await service.link(BOB, game.invite)
+    await service.tie_by_invite(BOB, game.invite)
     assert (await service.game_for(chat, BOB, private=False)).id == game.id
     assert (await service.game_for(BOB, BOB, private=True)).id == game.id
     await service.set_rack(game.id, ALICE, tiles("10R 11R 12R 9K J"))

@@ -33,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.storage.outages import Outage
-from bot.storage.reader import Reader
+from bot.storage.sqlite_thread import SqliteThread
 
 T = TypeVar("T")
 
@@ -43,7 +43,7 @@ BUSY_TIMEOUT_MS = 10_000
 #: A SQLite file's async connections (its writes, and the ORM's reads for history and undo): a few, kept, and
 #: waited for in turn. With SQLAlchemy's default (5, plus 10 made and thrown away again when more are busy)
 #: 20 transactions at once all went ahead together and made new connections. Games are read apart, in the
-#: reader thread (``bot.storage.reader``).
+#: SQLite thread (``bot.storage.sqlite_thread``).
 SQLITE_POOL: dict[str, Any] = {"pool_size": 4, "max_overflow": 0}
 #: asyncpg's errors that say the server is not there (yet, or any more), by name (a SQLite bot never imports
 #: asyncpg): its connection errors, a server shutting down or starting up, one with no connection left.
@@ -76,8 +76,8 @@ class Database:
     engine: AsyncEngine
     reads: async_sessionmaker[AsyncSession]
     writes: async_sessionmaker[AsyncSession]
-    #: a SQLite file's reader thread (``bot.storage.reader``); other databases read through ``engine``
-    reader: Reader | None = None
+    #: a SQLite file's SQLite thread (``bot.storage.sqlite_thread``); other databases read through ``engine``
+    sqlite_thread: SqliteThread | None = None
     #: whether the database answers, told by every read and write here (and by the handlers that meet it gone)
     outage: Outage = field(default_factory=database_outage, compare=False, repr=False)
     _writer: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
@@ -118,43 +118,43 @@ class Database:
         self.outage.failed(inner if isinstance(inner, BaseException) else why)
 
     async def rows(self, statement: Executable, params: Mapping[str, object] | None = None) -> Sequence[Row[Any]]:
-        """The rows of one read statement: in the reader thread for a SQLite file, else through the engine."""
+        """The rows of one read statement: in the SQLite thread for a SQLite file, else through the engine."""
         with self.watched():
-            if self.reader is not None:
-                return await self.reader.rows(statement, params)
+            if self.sqlite_thread is not None:
+                return await self.sqlite_thread.rows(statement, params)
             async with self.engine.connect() as conn:
                 return (await conn.execute(statement, params)).all()
 
     async def write_now(self, work: Callable[[Connection], T]) -> T:
         """One short write transaction of Core statements (the inbox's bookkeeping). A SQLite file's runs
-        on the event loop in this process's turn to write (``Reader.write_here``), in the reader thread
+        on the event loop in this process's turn to write (``SqliteThread.write_here``), in the SQLite thread
         when another process holds the file; other databases' go through the engine."""
         with self.watched():
-            if self.reader is not None:
+            if self.sqlite_thread is not None:
                 async with self.write_turn():
                     try:
-                        return self.reader.write_here(work)
+                        return self.sqlite_thread.write_here(work)
                     except OperationalError as why:
                         if not is_locked(why):
                             raise
-                    return await self.reader.write(work)  # the thread may wait out another process's lock
+                    return await self.sqlite_thread.write(work)  # the thread may wait out another process's lock
             async with self.engine.begin() as conn:
                 return await conn.run_sync(work)
 
     async def small_rows(self, statement: Executable) -> Sequence[Row[Any]]:
         """The rows of a tiny read (the inbox's): on the event loop for a SQLite file, else ``rows``."""
-        if self.reader is not None:
+        if self.sqlite_thread is not None:
             try:
                 with self.watched():
-                    return self.reader.rows_here(statement)
+                    return self.sqlite_thread.rows_here(statement)
             except OperationalError as why:
                 if not is_locked(why):
                     raise
         return await self.rows(statement)  # the thread may wait out another process's lock
 
     async def dispose(self) -> None:
-        if self.reader is not None:
-            await self.reader.close()
+        if self.sqlite_thread is not None:
+            await self.sqlite_thread.close()
         await self.engine.dispose()
 
 
@@ -201,7 +201,7 @@ def open_database(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, ech
         engine=engine,
         reads=async_sessionmaker(engine, expire_on_commit=False),
         writes=async_sessionmaker(writer, expire_on_commit=False),
-        reader=Reader(file, busy_timeout_ms=busy_timeout_ms) if _is_sqlite_file(file) else None,
+        sqlite_thread=SqliteThread(file, busy_timeout_ms=busy_timeout_ms) if _is_sqlite_file(file) else None,
     )
 
 

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.game import errors
 from bot.storage.database import Database
-from bot.storage.models import Choice, Claim, Delivery, Pace, utcnow
+from bot.storage.models import AskedQuestion, Claim, Delivery, Pace, utcnow
 from solver.text import N_
 
 #: How long a claim on a chat holds without being renewed, in seconds.
@@ -309,7 +309,7 @@ class Inbox:
         statements = (
             delete(Delivery).where(Delivery.handled_at.is_not(None), Delivery.received_at < now - KEPT),
             delete(Pace).where(Pace.due < self.clock() - 3600),
-            delete(Choice).where(Choice.created_at < now - QUESTIONS_KEPT),
+            delete(AskedQuestion).where(AskedQuestion.created_at < now - QUESTIONS_KEPT),
         )
 
         def drop(conn: Connection) -> None:

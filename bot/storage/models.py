@@ -173,23 +173,27 @@ class Event(Base):
     )
 
 
-class Link(Base):
-    """A private chat (its user) tied to a group game, so private commands act on that game."""
+class Tie(Base):
+    """A private chat (its user) tied to a group game, so private commands act on that game.
+
+    The table and its time column keep their first names (``links``, ``linked_at``): renaming them would take a
+    migration on every database for no change in what they hold."""
 
     __tablename__ = "links"
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    linked_at: Mapped[datetime]
+    tied_at: Mapped[datetime] = mapped_column("linked_at")
 
     __table_args__ = (Index("ix_links_game_id", "game_id"),)
 
 
-class Choice(Base):
+class AskedQuestion(Base):
     """A question the bot asked with buttons (where loose tiles go, whose play it was, record anyway?).
 
     Kept in the database, not in memory, so any bot process can take the answer; it is deleted in the same
-    transaction as the change it makes, so a second tap (or a second process) finds it gone.
+    transaction as the change it makes, so a second tap (or a second process) finds it gone. The table keeps
+    its first name (``choices``): renaming it would take a migration for no change in what it holds.
     """
 
     __tablename__ = "choices"

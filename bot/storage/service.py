@@ -45,11 +45,11 @@ from bot.game.state import (
 from bot.game.trace import Trace
 from bot.game.turns import Drawn
 from bot.game.undoing import SEAT_WITH_GAME, UndoChoice, check_after_undo, check_may_undo, undo_choice
-from bot.storage import inbox, reads
+from bot.storage import inbox, queries
 from bot.storage.database import Database, is_locked
 from bot.storage.locks import KeyedLocks
-from bot.storage.models import Choice, Event, Game, GroupLanguage, Language, Link, Tip, utcnow
-from bot.storage.rows import record_of, state_of, write
+from bot.storage.mapping import record_of, state_of, write
+from bot.storage.models import AskedQuestion, Event, Game, GroupLanguage, Language, Tie, Tip, utcnow
 from bot.storage.scores import Total, totals
 from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
@@ -88,13 +88,13 @@ class GameService:
 
     async def game(self, game_id: int) -> GameState:
         """A game by id, running or ended."""
-        found = await self._games(reads.BY_ID, game_id=game_id)
+        found = await self._games(queries.BY_ID, game_id=game_id)
         if not found:
             raise errors.NoGame(N_("there is no game {game_id}"), game_id=game_id)
         return found[0]
 
     async def find_active_game(self, chat_id: int) -> GameState | None:
-        found = await self._games(reads.RUNNING_IN, chat_id=chat_id)
+        found = await self._games(queries.RUNNING_IN, chat_id=chat_id)
         return found[0] if found else None
 
     async def active_game(self, chat_id: int) -> GameState:
@@ -106,7 +106,7 @@ class GameService:
 
     async def newest_game(self, chat_id: int) -> GameState:
         """The chat's newest game, running or ended (an /end may still be undone)."""
-        found = await self._games(reads.NEWEST_IN, chat_id=chat_id)
+        found = await self._games(queries.NEWEST_IN, chat_id=chat_id)
         if not found:
             raise _no_game()
         return found[0]
@@ -168,12 +168,12 @@ class GameService:
         return await self._transaction(note)
 
     async def game_for(self, chat_id: int, user_id: int, *, private: bool) -> GameState:
-        """The game a message applies to: in a private chat linked to a group game that the
+        """The game a message applies to: in a private chat tied to a group game that the
         user still plays in, that game; otherwise the chat's own running game."""
         if private:  # one statement: every message reads this
-            found = await self._games(reads.RUNNING_IN_OR_LINKED, chat_id=chat_id, user_id=user_id)
+            found = await self._games(queries.RUNNING_IN_OR_TIED, chat_id=chat_id, user_id=user_id)
         else:
-            found = await self._games(reads.RUNNING_IN, chat_id=chat_id)
+            found = await self._games(queries.RUNNING_IN, chat_id=chat_id)
         own = next((s for s in found if s.chat_id == chat_id and s.running), None)
         for state in found:
             player = state.player(user_id)
@@ -185,13 +185,13 @@ class GameService:
 
     async def game_by_invite(self, invite: str) -> GameState:
         """The running game a deep-link payload names."""
-        found = await self._games(reads.BY_INVITE, invite=invite)
+        found = await self._games(queries.BY_INVITE, invite=invite)
         if not found or not found[0].running:
             raise errors.InvalidInvite(N_("this link is for a game that is over or unknown; ask for a new one"))
         return found[0]
 
     async def _games(self, statement: Select[Any], **params: object) -> list[GameState]:
-        return reads.states_of(await self.db.rows(statement, params))
+        return queries.states_of(await self.db.rows(statement, params))
 
     async def history(self, game_id: int, *, limit: int = 50) -> list[EventRecord]:
         """The game's latest events, oldest first (undone ones flagged)."""
@@ -349,21 +349,12 @@ class GameService:
         _, after = await self._change(game_id, user_id, EventKind.PLAYER_LEFT, step)
         return after
 
-    async def link(self, user_id: int, invite: str) -> GameState:
+    async def tie_by_invite(self, user_id: int, invite: str) -> GameState:
         """Tie the user's private chat to the group game of a deep link (they must play in it)."""
 
         async def tie(session: AsyncSession) -> GameState:
             row = await self._invite_row(session, invite)
-            state = state_of(row)
-            player = state.player(user_id)
-            if player is None or not player.active:
-                raise errors.NotAPlayer(N_("you are not playing in that game; /join it in its group first"))
-            link = await session.get(Link, user_id)
-            if link is None:
-                session.add(Link(user_id=user_id, game_id=row.id, linked_at=self.clock()))
-            else:
-                link.game_id, link.linked_at = row.id, self.clock()
-            return state
+            return await self._tie(session, user_id, row)
 
         async with self._locks.hold(("user", user_id)):
             return await self._transaction(tie)
@@ -372,55 +363,60 @@ class GameService:
         """Tie the user's private chat to a running game they sit at (a group's, or their own private one)."""
 
         async def tie(session: AsyncSession) -> GameState:
-            state = state_of(await self._row(session, game_id))
-            seats.ensure_running(state)
-            player = state.player(user_id)
-            if player is None or not player.active:
-                raise errors.NotAPlayer(N_("you are not playing in that game; /join it in its group first"))
-            link = await session.get(Link, user_id)
-            if link is None:
-                session.add(Link(user_id=user_id, game_id=game_id, linked_at=self.clock()))
-            else:
-                link.game_id, link.linked_at = game_id, self.clock()
-            return state
+            row = await self._row(session, game_id)
+            seats.ensure_running(state_of(row))
+            return await self._tie(session, user_id, row)
 
         async with self._locks.hold(("user", user_id)):
             return await self._transaction(tie)
 
+    async def _tie(self, session: AsyncSession, user_id: int, row: Game) -> GameState:
+        """Tie (or tie anew) the user's private chat to the game of ``row``, where they must play."""
+        state = state_of(row)
+        player = state.player(user_id)
+        if player is None or not player.active:
+            raise errors.NotAPlayer(N_("you are not playing in that game; /join it in its group first"))
+        tie = await session.get(Tie, user_id)
+        if tie is None:
+            session.add(Tie(user_id=user_id, game_id=row.id, tied_at=self.clock()))
+        else:
+            tie.game_id, tie.tied_at = row.id, self.clock()
+        return state
+
     async def tied_game(self, user_id: int) -> GameState | None:
         """The game the user's private chat is tied to (running or not), or None."""
-        found = await self._games(reads.LINKED_TO, user_id=user_id)
+        found = await self._games(queries.TIED_TO, user_id=user_id)
         return found[0] if found else None
 
     async def seated_games(self, user_id: int) -> list[GameState]:
         """The running games the user sits at (groups' and their own), oldest first."""
-        return await self._games(reads.SEATED, user_id=user_id)
+        return await self._games(queries.SEATED, user_id=user_id)
 
     async def follow_to(self, user_id: int, state: GameState) -> bool:
         """Tie the user's private chat to ``state`` when it was tied to an ended game of the same chat (the
-        group's next game, which the user just joined); True if it was. Other links are left alone."""
+        group's next game, which the user just joined); True if it was. Other ties are left alone."""
 
         async def move(session: AsyncSession) -> bool:
-            link = await session.get(Link, user_id)
-            if link is None or link.game_id == state.id:
+            tie = await session.get(Tie, user_id)
+            if tie is None or tie.game_id == state.id:
                 return False
-            old = await session.get(Game, link.game_id)
+            old = await session.get(Game, tie.game_id)
             if old is None or old.chat_id != state.chat_id or old.status == RUNNING:
                 return False
-            link.game_id, link.linked_at = state.id, self.clock()
+            tie.game_id, tie.tied_at = state.id, self.clock()
             return True
 
         async with self._locks.hold(("user", user_id)):
             return await self._transaction(move)
 
-    async def unlink(self, user_id: int) -> bool:
-        """Back to the private chat's own game; False if there was no link."""
+    async def untie(self, user_id: int) -> bool:
+        """Back to the private chat's own game; False if there was no tie."""
 
         async def untie(session: AsyncSession) -> bool:
-            link = await session.get(Link, user_id)
-            if link is None:
+            tie = await session.get(Tie, user_id)
+            if tie is None:
                 return False
-            await session.delete(link)
+            await session.delete(tie)
             return True
 
         async with self._locks.hold(("user", user_id)):
@@ -662,7 +658,7 @@ class GameService:
         async def keep(session: AsyncSession) -> str:
             now = self.clock()
             session.add(
-                Choice(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
+                AskedQuestion(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
             )
             return token
 
@@ -672,10 +668,10 @@ class GameService:
         """Keep ``payload`` under a token of the caller's making, replacing what it held (a shown suggestion)."""
 
         async def keep(session: AsyncSession) -> None:
-            await session.execute(delete(Choice).where(Choice.token == token))
+            await session.execute(delete(AskedQuestion).where(AskedQuestion.token == token))
             now = self.clock()
             session.add(
-                Choice(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
+                AskedQuestion(token=token, game_id=game_id, user_id=user_id, kind=kind, payload=payload, created_at=now)
             )
 
         await self._transaction(keep)
@@ -683,7 +679,7 @@ class GameService:
     async def question(self, token: str) -> Question:
         """A question still waiting for its answer (``AlreadyAnswered`` if it is gone)."""
         async with self.db.reads() as session, session.begin():
-            row = await session.get(Choice, token)
+            row = await session.get(AskedQuestion, token)
             if row is None:
                 raise errors.AlreadyAnswered(N_("this question was already answered (or is from an earlier game)"))
             return Question(row.token, row.game_id, row.user_id, row.kind, dict(row.payload))
@@ -693,7 +689,8 @@ class GameService:
         gone, so a tap after Done never brings the question back."""
 
         async def amend(session: AsyncSession) -> None:
-            done = await session.execute(update(Choice).where(Choice.token == token).values(payload=payload))
+            asked = update(AskedQuestion).where(AskedQuestion.token == token)
+            done = await session.execute(asked.values(payload=payload))
             if getattr(done, "rowcount", 0) != 1:
                 raise errors.AlreadyAnswered(N_("this question was already answered"))
 
@@ -705,7 +702,7 @@ class GameService:
 
     @staticmethod
     async def _take_question(session: AsyncSession, token: str) -> None:
-        gone = await session.execute(delete(Choice).where(Choice.token == token))
+        gone = await session.execute(delete(AskedQuestion).where(AskedQuestion.token == token))
         if getattr(gone, "rowcount", 0) != 1:
             raise errors.AlreadyAnswered(N_("this question was already answered"))
 

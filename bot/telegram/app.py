@@ -60,7 +60,7 @@ from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.link import Link, Patient
 from bot.telegram.runtime.pacing import SharedPace
 from bot.telegram.runtime.processes import solver_processes
-from bot.telegram.runtime.turns import Turns
+from bot.telegram.runtime.solver_queue import SolverQueue
 from bot.telegram.runtime.uploads import telegram_bot
 from bot.telegram.runtime.work import warm
 from bot.telegram.words import commands
@@ -128,7 +128,7 @@ def build_application(
         solver_pool=solver_processes(count, settings.solver_memory_limit) if count else None,
         new_solver_pool=(lambda: solver_processes(count, settings.solver_memory_limit)) if count else None,
         solver_count=count,
-        turns=Turns(slots=count + 1 if count else threads),
+        solver_queue=SolverQueue(slots=count + 1 if count else threads),
         telegram=link,
     )
     load_all()  # a build without its compiled catalogues fails here, at start-up

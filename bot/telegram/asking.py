@@ -17,7 +17,6 @@ from bot.game import GameState
 from bot.telegram import callbacks
 from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, shortened
 from bot.telegram.words.language import _
 from solver.text import N_
@@ -43,7 +42,7 @@ async def ask(
     """Ask ``text`` in ``chat`` with a button for each option (and Cancel); the answer finds ``payload``.
 
     ``html``: ``text`` is Telegram HTML (e.g. a ``<code>`` span the user can tap to copy)."""
-    token = await deps(context).service.ask(
+    token = await context.service.ask(
         state.id, asker, kind, {**payload, "chat": chat.id, "may_answer": sorted(set(may_answer))}
     )
     where = kind_of(chat)

@@ -15,8 +15,9 @@ from bot.game import GameError
 from bot.storage.service import Question
 from bot.telegram import mending
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import current_game, is_group, speaker
+from bot.telegram.games import current_game, speaker
 from bot.telegram.retyping import as_if_sent
 from bot.telegram.words import texts
 from bot.telegram.words.language import _

@@ -20,10 +20,10 @@ from bot.game.turns import Drawn
 from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, is_group, speaker
+from bot.telegram.games import in_group_game, speaker
 from bot.telegram.keys import keyboard_question
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, language_there, post_to_game_chat
 from bot.telegram.words import keyboard, replies
 from bot.telegram.words.language import _, n_, speaking
@@ -52,7 +52,7 @@ async def record_draw(
     reply_to: Message | None = None,
 ) -> None:
     """Tell the game a draw (or a pass) and say it: here, in the group, and to the drawer in private."""
-    service = deps(context).service
+    service = context.service
     drawer = player if player is not None else user.id
     try:
         if passing:
@@ -82,7 +82,7 @@ async def _ask_whose(
 ) -> None:
     """A draw told on someone else's turn: whose it was (in the group), or record it anyway (in private)."""
     if answering is not None:
-        await deps(context).service.drop_question(answering)
+        await context.service.drop_question(answering)
     turn, me = state.player(turn_id), state.player(user.id)
     assert turn is not None and me is not None
     payload: dict[str, Any] = {"tiles": [str(t) for t in tiles], "turn": turn.user_id, "passing": passing}
@@ -107,7 +107,7 @@ async def _ask_whose(
 async def draw_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on "who drew?": the draw goes to the one named, the turns before them passed over."""
     chat, user = speaker(update)
-    state = await deps(context).service.game(question.game_id)
+    state = await context.service.game(question.game_id)
     payload = question.payload
     tiles = parse_tiles(" ".join(payload.get("tiles", [])), state.rules)
     passing = bool(payload.get("passing"))

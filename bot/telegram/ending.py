@@ -17,7 +17,6 @@ from bot.game import GameState
 from bot.telegram import notices
 from bot.telegram.context import BotContext
 from bot.telegram.games import in_group_game
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label, post_to_game_chat
 from bot.telegram.words import replies
 from solver.tiles import Tile
@@ -35,7 +34,7 @@ async def tell_left(
 ) -> None:
     """The tiles left on the speaker's rack at the end; said here and in the group, with the score once the
     last rack is told."""
-    changed = await deps(context).service.declare(state.id, user.id, tiles, answering=answering)
+    changed = await context.service.declare(state.id, user.id, tiles, answering=answering)
     after = changed.state
     me = after.player(user.id)
     assert me is not None

@@ -25,8 +25,9 @@ from telegram.ext import ApplicationHandlerStop
 from bot.storage.database import is_unreachable
 from bot.storage.inbox import HANDLING
 from bot.telegram import didyoumean
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import is_group
+from bot.telegram.limits import ALERT_LIMIT
 from bot.telegram.parsing import MAX_TEXT, looks_like_position, names_bot
 from bot.telegram.runtime.link import AnswerDropped
 from bot.telegram.sending import label
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, BotContext], Coroutine[Any, Any, None]]
 SORRY = N_("Sorry, something went wrong on my side. Try again, or /help.")
-ALERT_LIMIT = 200
 
 
 def short(error: Exception) -> str:

@@ -14,13 +14,10 @@ from telegram import Chat, Update, User
 from bot.game import GameError, GameState, PlayerState
 from bot.game.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
 from bot.storage import GameService
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.words.language import _
 from solver.text import N_
-
-
-def is_group(chat: Chat) -> bool:
-    return chat.type in (Chat.GROUP, Chat.SUPERGROUP)
 
 
 def name_of(user: User) -> str:
@@ -54,7 +51,7 @@ async def _private_game(context: BotContext, chat: Chat, user: User, *, create: 
         me = tied.player(user.id)
         if tied.running and me is not None and me.active:
             return await _seated(service, tied, chat, user)
-        await service.unlink(user.id)
+        await service.untie(user.id)
         if tied.chat_id != chat.id:  # the group's game ended (or they left it): said once, then back home
             await context.bot.send_message(
                 chat.id,
@@ -105,5 +102,5 @@ def seat_of(state: GameState, user: User) -> PlayerState:
 
 
 def in_group_game(state: GameState, chat: Chat) -> bool:
-    """True when the game belongs to a group other than this chat (a private chat linked to it)."""
+    """True when the game belongs to a group other than this chat (a private chat tied to it)."""
     return state.chat_id != chat.id

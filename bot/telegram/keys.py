@@ -9,7 +9,6 @@ from telegram import Update
 from bot.game import GameState
 from bot.telegram.context import BotContext
 from bot.telegram.games import speaker
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import keyboard
 from bot.telegram.words import rules as rule_words
@@ -34,4 +33,4 @@ async def keyboard_question(context: BotContext, state: GameState, chat_id: int,
         example = rule_words.example_draw(rules) if mode == keyboard.DRAW else rule_words.example_tiles(rules)
         raise RummikubError(keyboard.TOO_MANY_KEYS, mode=mode, example=example)
     payload = {"chat": chat_id, "may_answer": [user_id], "mode": mode, "tiles": []}
-    return await deps(context).service.ask(state.id, user_id, KEYS, payload)
+    return await context.service.ask(state.id, user_id, KEYS, payload)

@@ -29,9 +29,11 @@ from bot.game.trace import Trace
 from bot.storage.service import Question
 from bot.telegram import coach, notices
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, is_group, name_of, speaker
-from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.games import in_group_game, name_of, speaker
+from bot.telegram.limits import CAPTION_LIMIT
+from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import play_picture
 from bot.telegram.sending import label, language_there, photo_coming, post_to_game_chat
 from bot.telegram.words import replies
@@ -103,7 +105,7 @@ async def advance(
     brought the draft here (it is taken in the same transaction as the play, or dropped before the next
     question is asked).
     """
-    d = deps(context)
+    d = context.deps
     if draft.player is None:
         try:
             play_turn_check(state, draft.recorder)  # the game core says whether this is someone else's turn
@@ -235,7 +237,7 @@ async def _ask_house_rule(
 async def _asked(context: BotContext, answering: str | None) -> None:
     """The question that brought the draft here is answered (and gone) before the next one is asked."""
     if answering is not None:
-        await deps(context).service.drop_question(answering)
+        await context.service.drop_question(answering)
 
 
 async def announce(
@@ -250,13 +252,14 @@ async def announce(
     """The new table's picture, the play highlighted and the sets under their numbers: here, and in the game's
     group when said elsewhere. The caption reads the same whatever anyone's rack holds; a rack that did not
     match is told to its owner, in private."""
-    d = deps(context)
+    d = context.deps
     after = played.state
+    here = current()  # the picture's words are in this language
     async with photo_coming(context, chat):
         drawn, play = await _picture(d, before, played)
     reader = None if is_group(chat) else user.id
     caption = label(context, chat) + play_caption(after, played, play, recorder=user, reader=reader)
-    caption = caption[: replies.CAPTION_LIMIT]
+    caption = caption[: CAPTION_LIMIT]
     markup = _buttons(after)
     index = await coach.note_play(d, before, after, played.by, played.placed, added=played.added)
     if reader is not None and reader == played.by:  # the player's own chat: how did they do, and at the end a review
@@ -266,7 +269,7 @@ async def announce(
     else:
         await context.bot.send_photo(chat.id, drawn, caption=caption, reply_markup=markup)
     if in_group_game(after, chat):
-        await post_play(context, before, played, recorder=user)
+        await post_play(context, before, played, recorder=user, drawn=(here, drawn, play))
     await notices.racks_trimmed(context, after, played.trimmed)
     if played.rack_short:
         await notices.rack_mismatch(context, after, played.by, played.placed, played.rack_short)
@@ -281,14 +284,25 @@ async def _picture(d: Deps, before: GameState, played: Played) -> tuple[bytes, S
     )  # fmt: skip
 
 
-async def post_play(context: BotContext, before: GameState, played: Played, *, recorder: User) -> None:
+async def post_play(
+    context: BotContext,
+    before: GameState,
+    played: Played,
+    *,
+    recorder: User,
+    drawn: tuple[str, bytes, Solution] | None = None,
+) -> None:
     """The recorded play in its game's group (made from a private chat): picture and caption in the group's
-    language, the turn's button under it."""
+    language, the turn's button under it. ``drawn``: the picture already drawn for the private chat (its
+    language, the picture, the play), drawn again only when the group speaks another language."""
     after = played.state
     with speaking(await language_there(context, after.chat_id)):  # the picture's words too
-        drawn, play = await _picture(deps(context), before, played)
+        if drawn is not None and drawn[0] == current():
+            _language, picture, play = drawn
+        else:
+            picture, play = await _picture(context.deps, before, played)
     await post_to_game_chat(
-        context, after, lambda: play_caption(after, played, play, recorder=recorder), drawn,
+        context, after, lambda: play_caption(after, played, play, recorder=recorder), picture,
         markup=lambda: _buttons(after),
     )  # fmt: skip
 
@@ -330,13 +344,13 @@ def play_caption(after: GameState, played: Played, play: Solution, *, recorder: 
     if passed:
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after, reader))
-    return " ".join(line for line in lines if line)[: replies.CAPTION_LIMIT]
+    return " ".join(line for line in lines if line)[: CAPTION_LIMIT]
 
 
 async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a question about a play: the draft moves on with the answer."""
     chat, user = speaker(update)
-    state = await deps(context).service.game(question.game_id)
+    state = await context.service.game(question.game_id)
     draft = PlayDraft.from_json(question.payload["draft"])
     step = question.payload.get("step")
     if step == "where":

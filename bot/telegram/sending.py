@@ -20,22 +20,19 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
-from telegram.constants import CallbackQueryLimit, ChatAction, MessageLimit
+from telegram.constants import ChatAction
 from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ExtBot
 
 from bot.game import GameState
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import is_group
-from bot.telegram.runtime.deps import deps
+from bot.telegram.limits import ALERT_LIMIT, CAPTION_LIMIT, TEXT_LIMIT
 from bot.telegram.words import texts
 from bot.telegram.words.language import _, current, directed, speaking
 
 log = logging.getLogger(__name__)
 
-TEXT_LIMIT = int(MessageLimit.MAX_TEXT_LENGTH)
-CAPTION_LIMIT = int(MessageLimit.CAPTION_LENGTH)
-ALERT_LIMIT = int(CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH)
 #: A long text goes out as at most this many messages (the last one shortened if need be): a reply stays a
 #: reply, and a group's 20 messages a minute are not spent on one answer.
 MOST_PARTS = 3
@@ -201,7 +198,7 @@ async def photo_coming(context: BotContext, chat: Chat) -> AsyncIterator[None]:
 async def language_there(context: BotContext, chat_id: int) -> str:
     """The language to write to another chat in: the one it chose, else (a group) the one it is spoken to,
     else the current one (the sender's)."""
-    service = deps(context).service
+    service = context.service
     chosen = await service.language_of(chat_id)
     if chosen is not None:
         return chosen
@@ -238,7 +235,7 @@ async def _post(
                 await context.bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup)
             return
         except ChatMigrated as moved:
-            await deps(context).service.move_chat(chat_id, moved.new_chat_id)
+            await context.service.move_chat(chat_id, moved.new_chat_id)
             chat_id = moved.new_chat_id
         except TelegramError as why:  # the bot was removed from the group, say; the play itself stands
             log.warning("could not post to the game's chat %s: %s", chat_id, why)

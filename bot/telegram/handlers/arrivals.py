@@ -8,12 +8,11 @@ from telegram import ChatMember, ChatMemberRestricted, InlineKeyboardButton, Inl
 from telegram.error import TelegramError
 
 from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import is_group, speaker
+from bot.telegram.games import speaker
 from bot.telegram.handlers.lobby import start_new
-from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -52,7 +51,7 @@ async def new_game_button(update: Update, context: BotContext) -> None:
     chat, _user = speaker(update)
     if not callbacks.is_new_game(query.data, kind_of(chat)):
         raise RummikubError(texts.STALE_BUTTON)
-    if await deps(context).service.find_active_game(chat.id) is not None:
+    if await context.service.find_active_game(chat.id) is not None:
         raise RummikubError(texts.GAME_ALREADY)
     await query.answer()
     await start_new(update, context, STANDARD, replace=False)

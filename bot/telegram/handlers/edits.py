@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from telegram import Update
 
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import Handler, for_me, guarded
-from bot.telegram.games import is_group
 from bot.telegram.handlers import lobby, messages, racks, solving, table
 from bot.telegram.sending import say
 from bot.telegram.words import texts

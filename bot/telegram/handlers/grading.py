@@ -17,12 +17,11 @@ from bot.coach.grade import Grade, best_for, grade_play, grade_turn, review
 from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks, coach
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import is_group, speaker
+from bot.telegram.games import speaker
 from bot.telegram.handlers.racks import private_only
-from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
 from bot.telegram.words import coach as words
@@ -42,7 +41,7 @@ async def how_did_i_do(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_how_did(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(STALE)
-    d = deps(context)
+    d = context.deps
     kept = await coach.kept_turns(d, tapped.token)
     if kept is None or kept.user_id != user.id:
         raise RummikubError(STALE)
@@ -78,7 +77,7 @@ async def review_button(update: Update, context: BotContext) -> None:
     game_id = callbacks.parse_review(query.data, kind_of(chat))
     if game_id is None:
         raise RummikubError(STALE)
-    state = context.game = await deps(context).service.game(game_id)
+    state = context.game = await context.deps.service.game(game_id)
     if state.player(user.id) is None:
         raise RummikubError(STALE)
     await query.answer()
@@ -92,7 +91,7 @@ async def review_command(update: Update, context: BotContext) -> None:
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
-    service = deps(context).service
+    service = context.deps.service
     state = await service.tied_game(user.id)
     if state is None:
         try:
@@ -107,7 +106,7 @@ async def send_review(update: Update, context: BotContext, state: GameState, use
     """Every kept play of the player's in this game graded (in the solver pool), the share of best plays and
     the turns that missed the most."""
     chat, _user = speaker(update)
-    d = deps(context)
+    d = context.deps
     kept = await coach.kept_turns(d, coach.turns_token(state.id, user_id))
     entries = kept.payload.get("turns", []) if kept is not None else []
     if not entries:

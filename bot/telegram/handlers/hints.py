@@ -19,13 +19,12 @@ from bot.game.errors import StaleSuggestion
 from bot.game.plays import opening_due
 from bot.game.seats import ensure_running
 from bot.telegram import callbacks, coach
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import present, solve_args, tiles_of
-from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say
 from bot.telegram.words import coach as words
@@ -48,7 +47,7 @@ async def hint_command(update: Update, context: BotContext) -> None:
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
-    d = deps(context)
+    d = context.deps
     state = await current_game(context, chat, user)
     me = seat_of(state, user)
     kept = await coach.kept_hint(d, coach.hint_token(state.id, me.user_id))
@@ -66,7 +65,7 @@ async def hint_command(update: Update, context: BotContext) -> None:
 
 async def solved(context: BotContext, state: GameState, me: PlayerState) -> Solution:
     """The player's best play now (most tiles; the opening while it is due), which every level reads."""
-    d = deps(context)
+    d = context.deps
     rack, table, rules, _objective, meld, limit = solve_args(d, state, me, Objective.TILES)
     assert meld == opening_due(state, me.user_id)
     return await d.solving_position(
@@ -83,7 +82,7 @@ async def hint_button(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_hint(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(STALE)
-    d = deps(context)
+    d = context.deps
     kept = await coach.kept_hint(d, tapped.token)
     if kept is None or kept.user_id != user.id:
         raise RummikubError(STALE)
@@ -125,7 +124,7 @@ async def whole_play(
 ) -> None:
     """Level 4: the answer the hints were read from, with its picture, moves and buttons."""
     chat, _user = speaker(update)
-    d = deps(context)
+    d = context.deps
     async with photo_coming(context, chat):
         answer = await d.solving(answer_for, solution, numbers=state.numbers, wording=picture_wording())
     await present(update, context, state, me, answer)

@@ -24,7 +24,6 @@ from bot.telegram.errors import guarded
 from bot.telegram.games import seat_of, speaker
 from bot.telegram.handlers.solving import answer_with_best_play
 from bot.telegram.keys import KEYS
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import label
 from bot.telegram.words import keyboard, replies, texts
 from bot.telegram.words import rules as rule_words
@@ -46,7 +45,7 @@ async def tapped(update: Update, context: BotContext) -> None:
     tap = callbacks.parse_key(query.data, kind_of(chat))
     if tap is None:
         raise RummikubError(texts.STALE_BUTTON)
-    service = deps(context).service
+    service = context.service
     try:
         question = await service.question(tap.token)
     except AlreadyAnswered:
@@ -99,7 +98,7 @@ async def _done(
     chat, user = speaker(update)
     if not tiles:
         raise RummikubError(keyboard.EMPTY_DONE[mode], example=rule_words.example_tiles(state.rules))
-    service = deps(context).service
+    service = context.service
     try:
         if mode == keyboard.RACK:
             changed = await service.set_rack(state.id, user.id, tiles, answering=token)

@@ -15,11 +15,11 @@ from telegram import BotCommandScopeChat, InlineKeyboardButton, InlineKeyboardMa
 from telegram.error import TelegramError
 
 from bot.telegram import callbacks
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import for_me, guarded
-from bot.telegram.games import is_group, speaker
+from bot.telegram.games import speaker
 from bot.telegram.parsing import command_text
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import commands, texts
 from bot.telegram.words.language import ENGLISH, LANGUAGES, _, supported, use
@@ -48,7 +48,7 @@ async def language_of(update: Update, context: BotContext) -> tuple[str, str | N
     group's (the group is to be asked which to speak)."""
     chat, user = update.effective_chat, update.effective_user
     ids = [i for i in (chat.id if chat is not None else None, user.id if user is not None else None) if i]
-    chosen = await deps(context).service.languages(*ids) if ids else {}
+    chosen = await context.service.languages(*ids) if ids else {}
     if chat is not None and chat.id in chosen:
         return chosen[chat.id], None
     own = chosen.get(user.id) if user is not None else None
@@ -58,7 +58,7 @@ async def language_of(update: Update, context: BotContext) -> tuple[str, str | N
         return own or ENGLISH, None
     # a group that chose none: the first language heard there, so it does not flip message by message
     heard = own if _for_us(update, context) else None
-    first, ask = await deps(context).service.group_language(chat.id, heard)
+    first, ask = await context.service.group_language(chat.id, heard)
     return first or own or ENGLISH, heard if ask else None
 
 
@@ -128,7 +128,7 @@ async def language_button(update: Update, context: BotContext) -> None:
 async def _choose(update: Update, context: BotContext, code: str) -> None:
     """Keep the chat's language, speak it from this answer on, and show the command menu in it here."""
     chat, _user = speaker(update)
-    await deps(context).service.choose_language(chat.id, code)
+    await context.service.choose_language(chat.id, code)
     use(code)
     menu = commands.GROUP if is_group(chat) else commands.PRIVATE
     try:

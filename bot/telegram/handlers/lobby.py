@@ -11,14 +11,13 @@ from bot.game.errors import NoGame
 from bot.storage.service import Question
 from bot.telegram import callbacks
 from bot.telegram.asking import ask
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.ending import say_everywhere
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, name_of, seat_of, speaker
+from bot.telegram.games import current_game, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
@@ -38,19 +37,19 @@ async def start(update: Update, context: BotContext) -> None:
         await say(update, context, _(texts.START_GROUP))
         return
     if payload:
-        await link(update, context, payload)
+        await tie_by_link(update, context, payload)
         return
     example = InlineKeyboardMarkup([[InlineKeyboardButton(_("▶️ Try the example"), callback_data=callbacks.EXAMPLE)]])
     start_text = _(texts.START).format(rack=texts.EXAMPLE_RACK, table=texts.EXAMPLE_TABLE)
     await say(update, context, start_text, example)
 
 
-async def link(update: Update, context: BotContext, payload: str) -> None:
+async def tie_by_link(update: Update, context: BotContext, payload: str) -> None:
     _chat, user = speaker(update)
     if not is_payload(payload):
         raise RummikubError(N_("this link is not one of mine; tap My rack in your group again"))
-    service = deps(context).service
-    state = await service.link(user.id, payload)
+    service = context.service
+    state = await service.tie_by_invite(user.id, payload)
     me = seat_of(state, user)
     players = len(state.active_players)
     at = n_(
@@ -86,7 +85,7 @@ async def new(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     assert update.message is not None and update.message.text is not None
     rules = parse_rules(command_text(update.message.text))
-    service = deps(context).service
+    service = context.service
     running = await service.find_active_game(chat.id)
     if running is not None and in_progress(running):
         await ask(
@@ -104,7 +103,7 @@ async def start_new(
     update: Update, context: BotContext, rules: Rules, *, replace: bool, answering: str | None = None
 ) -> None:
     chat, user = speaker(update)
-    service = deps(context).service
+    service = context.service
     if is_group(chat):
         anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)
         state = await service.new_game(
@@ -146,7 +145,7 @@ async def _join(update: Update, context: BotContext) -> GameState:
         raise RummikubError(N_("join a game in its group; here you play on your own (just send your rack)"))
     if as_the_chat(update):
         raise RummikubError(ANONYMOUS)
-    service = deps(context).service
+    service = context.service
     state = await service.active_game(chat.id)
     state = await service.join(state.id, user.id, name_of(user))
     await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
@@ -222,14 +221,14 @@ async def end(update: Update, context: BotContext) -> None:
 
 
 async def end_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
-    state = await deps(context).service.game(question.game_id)
+    state = await context.service.game(question.game_id)
     await close(update, context, state, answering=question.token)
 
 
 async def close(update: Update, context: BotContext, state: GameState, *, answering: str | None = None) -> None:
     """Stop or close the game (``bot.game.ending``) and say how it stands: the racks it waits for, or its score."""
     chat, user = speaker(update)
-    after = await deps(context).service.end_game(state.id, user.id, answering=answering)
+    after = await context.service.end_game(state.id, user.id, answering=answering)
 
     def said() -> str:
         return replies.finish_text(after) if after.running else replies.scored_text(after)
@@ -245,7 +244,7 @@ async def games(update: Update, context: BotContext) -> None:
         raise RummikubError(N_("/games lists your games in our private chat"))
     current = await current_game(context, chat, user)
     context.game = None  # this answer names every game itself
-    seated = await deps(context).service.seated_games(user.id)
+    seated = await context.service.seated_games(user.id)
     lines, rows = [_("Your games:")], []
     for g in seated:
         name = _game_title(g, chat.id)
@@ -272,7 +271,7 @@ async def switch_game(update: Update, context: BotContext) -> None:
     game_id = callbacks.parse_switch(query.data, kind_of(chat))
     if game_id is None:
         raise RummikubError(N_("This button works only in our private chat"))
-    state = await deps(context).service.tie(user.id, game_id)
+    state = await context.service.tie(user.id, game_id)
     await query.answer()
     name = _game_title(state, chat.id)
     me = seat_of(state, user)

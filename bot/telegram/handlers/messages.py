@@ -13,17 +13,17 @@ from telegram import Update
 from bot.game.table import is_play
 from bot.telegram import didyoumean, notices
 from bot.telegram import parsing as typed
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, seat_of, speaker
 from bot.telegram.handlers.asked import answer_question, not_understood
 from bot.telegram.handlers.photos import ask_what_tiles
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import send_answer, start_solving
-from bot.telegram.handlers.table import change_shared_table, read_table_for, set_table, show_table
+from bot.telegram.handlers.table import change_shared_table, read_table_for, receive_table, show_table
 from bot.telegram.intents import intent_of
 from bot.telegram.parsing import MISSPELT_LABEL, fix_word, misspelt_keyword, parse_position
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
@@ -58,7 +58,7 @@ async def plain_text(update: Update, context: BotContext) -> None:
             return
         assert position.table is not None
         state = await current_game(context, chat, user)
-        await set_table(update, context, state, position.table)
+        await receive_table(update, context, state, position.table)
         return
     if position is not None:
         await rack_and_table(update, context, position.rack, position.table)
@@ -92,7 +92,7 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
     """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored,
     and what is stored is committed before the answer says anything about it."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     state = await current_game(context, chat, user)
     me = seat_of(state, user)
     rack = typed.tiles(rack_text, state.rules) if rack_text is not None else None

@@ -13,7 +13,6 @@ from telegram import Update
 
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.runtime.deps import deps
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +28,6 @@ async def chat_migrated(update: Update, context: BotContext) -> None:
         old, new = message.migrate_from_chat_id, message.chat_id
     else:
         return
-    moved = await deps(context).service.move_chat(old, new)
+    moved = await context.service.move_chat(old, new)
     if moved is not None:
         log.info("game %s moved from chat %s to %s", moved.id, old, new)

@@ -31,20 +31,20 @@ from bot.game.tiles import table_key, table_tiles
 from bot.storage.service import Question
 from bot.telegram import notices
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.handlers.solving import answer_with_best_play
-from bot.telegram.handlers.table import set_table
+from bot.telegram.handlers.table import receive_table
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
-from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.runtime.deps import Deps
 from bot.telegram.sending import say
 from bot.telegram.words import photos as words
-from bot.telegram.words import replies
+from bot.telegram.words import replies, texts
 from bot.telegram.words.language import _
-from bot.telegram.words.texts import STALE_BUTTON
 from solver.errors import RummikubError
 from solver.notation import format_table, parse_table
 from solver.rules import STANDARD, Rules
@@ -106,7 +106,7 @@ async def photo(update: Update, context: BotContext) -> None:
 
 async def _a_players_photo(context: BotContext, chat_id: int, user_id: int) -> bool:
     """A photo in a group is read unasked only from a player of the group's running game."""
-    state = await deps(context).service.find_active_game(chat_id)
+    state = await context.service.find_active_game(chat_id)
     if state is None or not state.playing:
         return False
     p = state.player(user_id)
@@ -118,7 +118,7 @@ async def _after_a_turn(update: Update, context: BotContext, state: GameState, r
     as the play of the player whose turn it is (or as a correction); a table that lost tiles only as a correction;
     the same tiles laid anew as the table."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     sets = await _photo_sets(d, reading, state.rules)
     if sets is None:
         await _propose(update, context, state, reading, fix=False)
@@ -233,7 +233,7 @@ async def _read(context: BotContext, file_id: str, state: GameState | None, *, a
         raise RummikubError(words.FETCH_FAILED) from None
     rules = state.rules if state is not None else STANDARD
     try:
-        return await deps(context).solving(read_photo, data, rules, "table" if as_table else None)
+        return await context.deps.solving(read_photo, data, rules, "table" if as_table else None)
     except RummikubError as why:  # PhotoError: not a picture, too large, damaged
         raise RummikubError(words.UNREADABLE, why=why.text) from None
 
@@ -280,10 +280,10 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     _chat, user = speaker(update)
     options = question.payload.get("options", [])
     if not 0 <= option < len(options):
-        raise RummikubError(STALE_BUTTON)
+        raise RummikubError(texts.STALE_BUTTON)
     state = context.game
     assert state is not None, "questions.answered found the question's game"
-    d = deps(context)
+    d = context.deps
     what, token = options[option], question.token
     tiles = decode_tiles(question.payload["tiles"])
     if what == RACK:
@@ -298,10 +298,10 @@ async def photo_answered(update: Update, context: BotContext, question: Question
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
         fix = f"{FIX_WORD} " if question.payload.get("fix") else ""
-        await set_table(update, context, state, fix + text, answering=token, then_solve=True)
+        await receive_table(update, context, state, fix + text, answering=token, then_solve=True)
     elif what == FIX:
         text = await table_text(d, question.payload, state.rules)
-        await set_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
+        await receive_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
     elif what == PLAYED:
         chat, _user = speaker(update)
         sets = decode_table(question.payload["sets"], state.rules)
@@ -310,7 +310,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         draft = replace(draft, player=int(turn) if turn is not None else user.id)
         await advance(context, chat, user, state, draft, answering=token)
     else:
-        raise RummikubError(STALE_BUTTON)
+        raise RummikubError(texts.STALE_BUTTON)
 
 
 async def table_text(d: Deps, payload: dict[str, Any], rules: Rules) -> str:

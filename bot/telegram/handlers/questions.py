@@ -23,7 +23,6 @@ from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
 from bot.telegram.handlers import lobby, photos, solving, table
 from bot.telegram.plays import PLAY, play_answered
-from bot.telegram.runtime.deps import deps
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -40,7 +39,6 @@ FEATURES: dict[str, Answered] = {
     DRAW: draw_answered,
     MEANT: meant_answered,
 }
-STALE = texts.STALE_BUTTON
 
 
 @guarded
@@ -50,15 +48,15 @@ async def answered(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tap = callbacks.parse_answer(query.data, kind_of(chat))
     if tap is None:
-        raise RummikubError(STALE)
-    service = deps(context).service
+        raise RummikubError(texts.STALE_BUTTON)
+    service = context.service
     try:
         question = await service.question(tap.token)
     except AlreadyAnswered:
         raise RummikubError(N_("This question was already answered")) from None
     context.game = await service.game(question.game_id)
     if question.payload.get("chat") != chat.id or question.kind not in FEATURES:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     if user.id not in question.payload.get("may_answer", []):
         raise RummikubError(N_("This question is not yours to answer"))
     if tap.option is None:
@@ -75,4 +73,4 @@ async def answered(update: Update, context: BotContext) -> None:
 async def stale(update: Update, context: BotContext) -> None:
     """A button no handler knows (an earlier version's, or forged data): it is answered, never left spinning."""
     if update.callback_query is not None:
-        await update.callback_query.answer(_(STALE), show_alert=True)
+        await update.callback_query.answer(_(texts.STALE_BUTTON), show_alert=True)

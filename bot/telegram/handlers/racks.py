@@ -16,12 +16,12 @@ from bot.game.errors import NoGame
 from bot.game.state import GameState
 from bot.telegram import callbacks, notices, tips
 from bot.telegram import parsing as typed
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
-from bot.telegram.runtime.deps import deps
 from bot.telegram.sending import say
 from bot.telegram.words import keyboard, replies, texts
 from bot.telegram.words.language import _
@@ -42,7 +42,7 @@ async def private_only(update: Update, context: BotContext, *, holds_tiles: bool
             await message.delete()
         except TelegramError as why:  # not an admin: the message stays, but we neither store nor repeat it
             log.debug("could not delete a rack message in %s: %s", chat.id, why)
-    state = await deps(context).service.find_active_game(chat.id)
+    state = await context.service.find_active_game(chat.id)
     if state is None:
         raise NoGame(N_("no game is running in this group; /new starts one"))
     markup = replies.rack_button(context.bot.username, state.invite)
@@ -77,7 +77,7 @@ async def rack(update: Update, context: BotContext) -> None:
         await open_keyboard(update, context, state, keyboard.RACK, replies.rack_text(me, state.rules))
         return
     tiles = typed.tiles(text, state.rules)
-    changed = await deps(context).service.set_rack(state.id, user.id, tiles)
+    changed = await context.service.set_rack(state.id, user.id, tiles)
     explain = await tips.once(context, state, user.id, tips.SOLVE)
     mine = seat_of(changed.state, user)
     markup = replies.hint_buttons() if mine.rack and changed.state.playing else None

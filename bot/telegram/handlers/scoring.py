@@ -9,14 +9,13 @@ from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks
 from bot.telegram import parsing as typed
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
-from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import scores_picture
 from bot.telegram.sending import photo_coming, show
 from bot.telegram.words import keyboard, replies, scores, texts
@@ -52,7 +51,7 @@ async def _game(context: BotContext, update: Update) -> GameState:
     try:
         return await current_game(context, chat, user, create=False)
     except NoGame:
-        state = context.game = await deps(context).service.newest_game(chat.id)
+        state = context.game = await context.service.newest_game(chat.id)
         return state
 
 
@@ -65,7 +64,7 @@ async def game_button(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_game_button(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
-    service = deps(context).service
+    service = context.service
     state = context.game = await service.game(tapped.game_id)
     if tapped.action == callbacks.RACK_LEFT:
         me = seat_of(state, user)
@@ -89,7 +88,7 @@ async def scores_command(update: Update, context: BotContext) -> None:
 
 async def send_scores(update: Update, context: BotContext, state: GameState) -> None:
     chat, _user = speaker(update)
-    d = deps(context)
+    d = context.deps
     totals = await d.service.chat_totals(state.chat_id)
     sheet = scores.sheet(state, totals)
     text = scores.text(state, totals)
@@ -105,7 +104,7 @@ async def same_players(update: Update, context: BotContext, state: GameState) ->
         raise RummikubError(N_("this game is still on; /end closes it first"))
     players = sorted(state.active_players, key=lambda p: p.seat)
     seated = [(p.user_id, p.name) for p in players[1:] + players[:1]]
-    service = deps(context).service
+    service = context.service
     game = await service.new_game(chat.id, user.id, state.rules, seated=seated, title=chat.title)
     for uid, _name in seated:
         await service.follow_to(uid, game)  # each private chat tied to the last game follows to this one

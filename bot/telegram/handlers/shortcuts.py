@@ -6,10 +6,10 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.retyping import as_if_sent
 from bot.telegram.sending import say

@@ -14,7 +14,6 @@ from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import seat_of, speaker
 from bot.telegram.handlers.solving import solution_now, tiles_of
-from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
 from bot.telegram.suggestions import fingerprint
@@ -34,7 +33,7 @@ async def simpler_button(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_simpler(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(STALE)
-    d = deps(context)
+    d = context.deps
     state = context.game = await d.service.game(tapped.game_id)
     ensure_running(state)
     me = seat_of(state, user)

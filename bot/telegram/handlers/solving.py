@@ -27,13 +27,14 @@ from bot.game.seats import ensure_running
 from bot.storage.service import Question
 from bot.telegram import callbacks, coach, notices, suggestions, tips
 from bot.telegram.asking import ask
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
-from bot.telegram.games import current_game, in_group_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.plays import coach_rows, post_play
-from bot.telegram.runtime.deps import Deps, deps
+from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import Answer, answer_for, shown, solve_position
 from bot.telegram.sending import label, photo_coming, say, show
 from bot.telegram.suggestions import SHOWN, fingerprint
@@ -41,7 +42,6 @@ from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
 from bot.telegram.words.picture import picture_wording
-from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
@@ -125,7 +125,7 @@ async def send_answer(
     """Solve (or take ``pending``, a solve already started for this position) and send the picture. Asked
     ``instead_of`` another objective, a play that is the same as the one shown says so rather than repeat it."""
     chat, _user = speaker(update)
-    d = deps(context)
+    d = context.deps
     async with photo_coming(context, chat):
         onto = onto_table(d, state, me, objective)
         try:
@@ -158,7 +158,7 @@ async def present(
     """Send a play's picture and moves (``answer``, with a play) as the answer to this player, with its buttons
     ("I played this", the other objective, the unseen tiles, a simpler play under more than three moves) and,
     under the best play, the hold-back advice when it differs. The play is kept first as the shown suggestion."""
-    d = deps(context)
+    d = context.deps
     solution = answer.solution
     assert answer.picture is not None, "only a play is presented"
     objective = solution.objective
@@ -227,9 +227,9 @@ async def other_objective(update: Update, context: BotContext) -> None:
     _chat, user = speaker(update)
     tapped = callbacks.parse_other_objective(query.data, kind_of(speaker(update)[0]))
     if tapped is None:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     game_id, code = tapped.game_id, tapped.objective
-    state = context.game = await deps(context).service.game(int(game_id))
+    state = context.game = await context.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
@@ -246,8 +246,8 @@ async def melded_instead(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tapped = callbacks.parse_melded_instead(query.data, kind_of(chat))
     if tapped is None:
-        raise RummikubError(STALE)
-    d = deps(context)
+        raise RummikubError(texts.STALE_BUTTON)
+    d = context.deps
     state = context.game = await d.service.game(int(tapped.game_id))
     ensure_running(state)
     seat_of(state, user)
@@ -268,9 +268,9 @@ async def played_this(update: Update, context: BotContext) -> None:
     chat, user = speaker(update)
     tapped = callbacks.parse_played_this(query.data, kind_of(chat))
     if tapped is None:
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     game_id, code, stamp = tapped.game_id, tapped.objective, tapped.stamp
-    d = deps(context)
+    d = context.deps
     state = context.game = await d.service.game(int(game_id))
     ensure_running(state)
     me = seat_of(state, user)
@@ -300,7 +300,7 @@ def _message_id(message: object) -> int | None:
 
 async def suggestion_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     _chat, user = speaker(update)
-    state = await deps(context).service.game(question.game_id)
+    state = await context.service.game(question.game_id)
     ensure_running(state)
     me = seat_of(state, user)
     payload = question.payload
@@ -324,7 +324,7 @@ async def play_suggestion(
 ) -> None:
     """Record the suggestion the button stands for, if the table and the rack are still as they were."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
         raise StaleSuggestion(N_("the table or your rack has changed since this suggestion; /solve again"))
@@ -361,9 +361,9 @@ async def example(update: Update, context: BotContext) -> None:
     assert query is not None and query.data is not None
     chat, _user = speaker(update)
     if not callbacks.is_example(query.data, kind_of(chat)):
-        raise RummikubError(STALE)
+        raise RummikubError(texts.STALE_BUTTON)
     await query.answer()
-    d = deps(context)
+    d = context.deps
     rack = parse_tiles(texts.EXAMPLE_RACK, STANDARD)
     table = parse_table(texts.EXAMPLE_TABLE, STANDARD)
     async with photo_coming(context, chat):
@@ -380,4 +380,4 @@ async def example(update: Update, context: BotContext) -> None:
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))
         return
-    await context.bot.send_photo(chat.id, answer.picture, caption=caption[: replies.CAPTION_LIMIT])
+    await context.bot.send_photo(chat.id, answer.picture, caption=caption[: CAPTION_LIMIT])

@@ -1,7 +1,7 @@
 """The shared table: /table, /play, /undo, /status, /meld, /fit.
 
 A change to a group's table is shown in the group with its picture, also when
-it was made from a player's private chat linked to that group.
+it was made from a player's private chat tied to that group.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from bot.storage.service import Question
 from bot.telegram import coach, notices
 from bot.telegram import parsing as typed
 from bot.telegram.asking import ask
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, is_group, name_of, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, name_of, seat_of, speaker
 from bot.telegram.handlers.solving import send_answer
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.parsing import command_text, fix_word
 from bot.telegram.plays import PlayDraft, advance
-from bot.telegram.runtime.deps import deps
 from bot.telegram.runtime.work import table_picture
 from bot.telegram.sending import label, photo_coming, post_to_game_chat, say, show
 from bot.telegram.words import replies
@@ -58,7 +59,7 @@ async def read_table_for(context: BotContext, text: str, state: GameState) -> li
     """
     if given_as_sets(text):
         return typed.table(text, state.rules)
-    d = deps(context)
+    d = context.deps
     return await d.off_loop(read_table, text, state.rules, time_limit=d.settings.solver_time_limit)
 
 
@@ -72,18 +73,18 @@ async def show_table(update: Update, context: BotContext, state: GameState, capt
     async with photo_coming(context, chat):
         header = replies.table_header(state)
         words = picture_wording()
-        picture = await deps(context).off_loop(
+        picture = await context.deps.off_loop(
             table_picture, state.table, state.rules, rack, header, labels=state.numbers, wording=words
         )
     await show(update, context, picture, caption)
 
 
 def shares_table(state: GameState, chat: Chat) -> bool:
-    """A table others play on too: a group's game, here in the group or from a private chat linked to it."""
+    """A table others play on too: a group's game, here in the group or from a private chat tied to it."""
     return is_group(chat) or in_group_game(state, chat)
 
 
-async def set_table(
+async def receive_table(
     update: Update,
     context: BotContext,
     state: GameState,
@@ -107,7 +108,7 @@ async def set_table(
     sets = await read_table_for(context, text, state)
     if shares_table(state, chat):
         return await change_shared_table(update, context, state, sets, fix=fix, answering=answering)
-    changed = await deps(context).service.set_table(state.id, user.id, sets, answering=answering)
+    changed = await context.service.set_table(state.id, user.id, sets, answering=answering)
     state = changed.state
     me = state.player(user.id)
     if then_solve and me is not None and me.rack and not me.unnamed and state.playing:
@@ -139,7 +140,7 @@ async def change_shared_table(
     game starts, not a play. The same tiles laid out anew only replace the table; ``fix`` is a correction,
     which changes no rack and no turn. ``show_here`` False: this chat gets no picture of a table set (the
     caller answers), the group still does. ``rack_after``: the speaker's rack as typed with this table.
-    ``answering``: see ``set_table``.
+    ``answering``: see ``receive_table``.
     """
     chat, user = speaker(update)
     if not fix:  # the core's rule: every tile on the table stays there (checked again under the game's lock)
@@ -148,7 +149,7 @@ async def change_shared_table(
     seat_of(state, user)
     if not fix and same_table(state, sets):  # nothing to record, nothing to tell the group
         if answering is not None:
-            await deps(context).service.drop_question(answering)
+            await context.service.drop_question(answering)
         if show_here:
             await show_table(update, context, state, _("No change: the table is already like that."))
         return state
@@ -158,7 +159,7 @@ async def change_shared_table(
         reply = (reply_to or update.message) if show_here else None
         played = await advance(context, chat, user, state, draft, reply_to=reply, answering=answering)
         return None if played is None else played.state
-    d = deps(context)
+    d = context.deps
     # based_on: checked again under the game's lock, so a play or an undo made meanwhile is never overwritten
     based_on = None if fix else state.table
     changed = await d.service.set_table(
@@ -199,7 +200,7 @@ async def table(update: Update, context: BotContext) -> None:
     if not text:
         await show_table(update, context, state, format_table(state.table) or replies.empty_table(state.rules))
         return
-    await set_table(update, context, state, text)
+    await receive_table(update, context, state, text)
 
 
 @guarded
@@ -227,7 +228,7 @@ WRITE_PLAY = N_("write the sets put down, like /play 9R 10R 11R (or the whole ne
 async def undo(update: Update, context: BotContext) -> None:
     """/undo: your own last change; someone else's later change only with their tap or your confirmation."""
     chat, user = speaker(update)
-    service = deps(context).service
+    service = context.service
     try:
         state = await current_game(context, chat, user, create=False)
     except NoGame:  # a game /end closed by mistake: its end may be undone
@@ -263,7 +264,7 @@ async def undo_answered(update: Update, context: BotContext, question: Question,
     chosen = options[option]
     if user.id not in chosen["only"]:
         raise RummikubError(N_("Only the player who asked, or whose change it is, can answer this"))
-    undone = await deps(context).service.undo(
+    undone = await context.service.undo(
         question.game_id,
         int(question.payload["asker"]),
         event_id=int(chosen["event"]),
@@ -295,14 +296,14 @@ async def tell_undone(update: Update, context: BotContext, undone: Undone, user:
 
     text = said()
     if undone.event.kind in (EventKind.PLAY_RECORDED, EventKind.SUGGESTION_APPLIED) and by is not None:
-        await coach.forget_last_play(deps(context), after.id, by)
+        await coach.forget_last_play(context.deps, after.id, by)
     if undone.event.kind in TABLE_EVENTS:
         await show_table(update, context, after, text)
         if in_group_game(after, chat):
 
             def picture() -> Awaitable[bytes]:
                 header, words = replies.table_header(after), picture_wording()
-                return deps(context).off_loop(
+                return context.deps.off_loop(
                     table_picture, after.table, after.rules, None, header, labels=after.numbers, wording=words
                 )
 
@@ -324,14 +325,14 @@ async def status(update: Update, context: BotContext) -> None:
         if me is not None and me.active:
             lines.append(replies.rack_text(me, state.rules))
             lines.append(_("Initial meld made.") if me.melded else _("Initial meld not made yet."))
-    await show_table(update, context, state, "\n".join(lines)[: replies.CAPTION_LIMIT])
+    await show_table(update, context, state, "\n".join(lines)[: CAPTION_LIMIT])
 
 
 @guarded
 async def meld(update: Update, context: BotContext) -> None:
     """/meld: the initial meld was made outside the bot, in a game of one's own (a group's game records it)."""
     chat, user = speaker(update)
-    service = deps(context).service
+    service = context.service
     state = await current_game(context, chat, user)
     await service.mark_melded(state.id, user.id)
     await say(update, context, _("Noted: you have made your initial meld; /solve now plays onto the table."))
@@ -341,7 +342,7 @@ async def meld(update: Update, context: BotContext) -> None:
 async def fit_tile(update: Update, context: BotContext) -> None:
     """/fit 3R: the fewest puzzle actions that get one tile onto the table."""
     chat, user = speaker(update)
-    d = deps(context)
+    d = context.deps
     state = await current_game(context, chat, user)
     tiles = typed.tiles(_args(update), state.rules)
     if len(tiles) != 1:

@@ -9,14 +9,13 @@ from telegram.error import TelegramError
 
 from bot.telegram import callbacks
 from bot.telegram import parsing as typed
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
-from bot.telegram.runtime.deps import deps
 from bot.telegram.words import keyboard, texts
 from solver.errors import RummikubError
 from solver.text import N_
@@ -62,7 +61,7 @@ async def drew_button(update: Update, context: BotContext) -> None:
     tapped = callbacks.parse_drew(query.data, kind_of(chat))
     if tapped is None:
         raise RummikubError(texts.STALE_BUTTON)
-    state = context.game = await deps(context).service.game(tapped.game_id)
+    state = context.game = await context.service.game(tapped.game_id)
     seat_of(state, user)
     if state.turn != tapped.turn:  # a tap on an earlier turn's button (a second tap, say): nothing is drawn
         raise RummikubError(N_("This button was for an earlier turn; the turn has moved on"))

@@ -17,15 +17,14 @@ from bot.game import GameState, PlayerState
 from bot.game.plays import opening_due
 from bot.game.seats import ensure_running
 from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
+from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, is_group, seat_of, speaker
+from bot.telegram.games import current_game, seat_of, speaker
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import solve_args, tiles_of
-from bot.telegram.runtime.deps import deps
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.sending import photo_coming, show
-from bot.telegram.words import replies
 from bot.telegram.words.language import spoken
 from bot.telegram.words.picture import picture_wording
 from bot.telegram.words.texts import STALE_BUTTON as STALE
@@ -53,7 +52,7 @@ async def unseen_button(update: Update, context: BotContext) -> None:
     game_id = callbacks.parse_unseen(query.data, kind_of(chat))
     if game_id is None:
         raise RummikubError(STALE)
-    state = context.game = await deps(context).service.game(game_id)
+    state = context.game = await context.deps.service.game(game_id)
     ensure_running(state)
     me = seat_of(state, user)
     await query.answer()
@@ -62,7 +61,7 @@ async def unseen_button(update: Update, context: BotContext) -> None:
 
 async def send_unseen(update: Update, context: BotContext, state: GameState, me: PlayerState) -> None:
     chat, _user = speaker(update)
-    d = deps(context)
+    d = context.deps
     solve_args(d, state, me, Objective.TILES)  # a rack to count from (else the answer says how to send it)
     seen = unseen_of(state, me.user_id)
     meld = opening_due(state, me.user_id)
@@ -81,5 +80,5 @@ async def send_unseen(update: Update, context: BotContext, state: GameState, me:
     results: list[Probed] = [p for batch in found for p in batch]
     outs = summarise(seen, results, initial_meld=meld)
     lines = [spoken(seen.text()), *(spoken(line) for line in outs.lines())]
-    caption = "\n".join(lines)[: replies.CAPTION_LIMIT]
+    caption = "\n".join(lines)[: CAPTION_LIMIT]
     await show(update, context, picture, caption)

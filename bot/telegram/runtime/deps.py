@@ -1,5 +1,8 @@
 """What every handler needs (the game service, the settings, the worker pool), kept in ``bot_data``.
 
+A handler reaches it one way: ``context.deps`` and ``context.service``, properties of the custom context
+(``bot.telegram.context.BotContext``, as python-telegram-bot's ``contexttypesbot.py`` example does).
+
 One object instead of globals, so a test can build two applications on two
 databases in one process.
 """
@@ -12,14 +15,12 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
-
-from telegram.ext import ContextTypes
+from typing import ParamSpec, TypeVar
 
 from bot.settings import Settings
 from bot.storage import Database, GameService
 from bot.telegram.runtime.link import Link
-from bot.telegram.runtime.turns import Turns
+from bot.telegram.runtime.solver_queue import SolverQueue
 from bot.telegram.words.texts import TOO_LARGE
 from solver.errors import RummikubError
 
@@ -48,7 +49,7 @@ class Deps:
     solver_pool: Executor | None = None
     new_solver_pool: Callable[[], Executor] | None = None
     solver_count: int = 0
-    turns: Turns = field(default_factory=lambda: Turns(slots=3))
+    solver_queue: SolverQueue = field(default_factory=lambda: SolverQueue(slots=3))
     #: Telegram as this process reaches it (outages, a refused token)
     telegram: Link = field(default_factory=Link)
 
@@ -66,14 +67,14 @@ class Deps:
         """Run a solve-plan-draw of a position (``tiles`` on rack and table) in the solver pool.
 
         The thread pool stands in when there is none. While the pool is busy, waiting work goes in
-        smallest first (``Turns``). A solver process that dies (a crash in native code) breaks the
+        smallest first (``SolverQueue``). A solver process that dies (a crash in native code) breaks the
         whole pool; the pool is then replaced and the work tried once more, so one bad moment does not
         stop every later answer. Work that outgrows a solver process's memory cap is answered as too
         large (``TooLarge``).
         """
         loop = asyncio.get_running_loop()
         call = functools.partial(work, *args, **kwargs)
-        async with self.turns.turn(tiles):
+        async with self.solver_queue.slot(tiles):
             try:
                 return await self._run(loop, call)
             except MemoryError:
@@ -106,10 +107,3 @@ class Deps:
 
 class TooLarge(RummikubError):
     """A solve that outgrew a solver process's memory cap: answered with the limit, not a traceback."""
-
-
-def deps(context: ContextTypes.DEFAULT_TYPE) -> Deps:
-    found: Any = context.application.bot_data.get(KEY)
-    if not isinstance(found, Deps):
-        raise RuntimeError("the application was not built by bot.telegram.build_application")
-    return found

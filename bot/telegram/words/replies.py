@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.game import Finish, GameState, PlayerState
 from bot.game.ending import scores, waiting_for
 from bot.telegram import callbacks
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.links import deep_link
 from bot.telegram.words import coach
 from bot.telegram.words.language import _, n_, spoken
@@ -24,8 +25,6 @@ from solver.rules import Rules
 from solver.solution import Objective, Solution
 from solver.text import N_, Text
 from solver.tiles import Tile
-
-CAPTION_LIMIT = 1024
 
 
 def count_tiles(n: int) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.game import GameState
 from bot.game.ending import scores as game_scores
 from bot.storage.scores import Total
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, n_, right_to_left
 from render.scores import ScoreSheet, score_text
@@ -23,7 +24,7 @@ def text(state: GameState, totals: Sequence[Total]) -> str:
             lines.append(f"{t.name}: {score_text(t.points, plus=True)} ({won})")
     else:
         lines.append(_("No game of this chat has been scored yet."))
-    return "\n".join(lines)[: replies.CAPTION_LIMIT]
+    return "\n".join(lines)[: CAPTION_LIMIT]
 
 
 def _this_game(state: GameState) -> str:

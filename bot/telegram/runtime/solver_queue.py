@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 MS_PER_TILE = 0.15
 
 
-class Turns:
+class SolverQueue:
     """At most ``slots`` pieces of work handed over at once; the others wait, cheapest by size and arrival first.
 
     ``slots`` is the number of solver processes plus one, so a process that
@@ -37,7 +37,7 @@ class Turns:
         self._arrivals = itertools.count()
 
     @contextlib.asynccontextmanager
-    async def turn(self, tiles: int) -> AsyncIterator[None]:
+    async def slot(self, tiles: int) -> AsyncIterator[None]:
         """Wait for a slot (a position of ``tiles`` tiles; 0 for work that is only drawing), hold it inside."""
         await self._take(tiles)
         try:
@@ -47,27 +47,27 @@ class Turns:
 
     @property
     def waiting(self) -> int:
-        return sum(1 for *_, turn in self._waiting if not turn.done())
+        return sum(1 for *_, slot in self._waiting if not slot.done())
 
     async def _take(self, tiles: int) -> None:
         if self._busy < self.slots:  # then nobody is waiting: a freed slot goes to a waiting one first
             self._busy += 1
             return
         loop = asyncio.get_running_loop()
-        turn: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self._waiting, (loop.time() * 1000 + tiles * MS_PER_TILE, next(self._arrivals), turn))
+        slot: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiting, (loop.time() * 1000 + tiles * MS_PER_TILE, next(self._arrivals), slot))
         try:
-            await turn
+            await slot
         except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # the slot was handed over just as the wait was given up
+            if slot.done() and not slot.cancelled():  # the slot was handed over just as the wait was given up
                 self._release()
             raise
 
     def _release(self) -> None:
         """Hand the slot to the cheapest waiting piece of work (the slot stays busy), or free it."""
         while self._waiting:
-            *_, turn = heapq.heappop(self._waiting)
-            if not turn.done():  # a wait given up is skipped
-                turn.set_result(None)
+            *_, slot = heapq.heappop(self._waiting)
+            if not slot.done():  # a wait given up is skipped
+                slot.set_result(None)
                 return
         self._busy -= 1

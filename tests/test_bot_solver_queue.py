@@ -6,18 +6,18 @@ import asyncio
 
 import pytest
 
-from bot.telegram.runtime.turns import MS_PER_TILE, Turns
+from bot.telegram.runtime.solver_queue import MS_PER_TILE, SolverQueue
 
 
 class _Queue:
-    """A ``Turns`` and the order in which its pieces of work (named by their tiles) started."""
+    """A ``SolverQueue`` and the order in which its pieces of work (named by their tiles) started."""
 
     def __init__(self, slots: int) -> None:
-        self.turns = Turns(slots)
+        self.queue = SolverQueue(slots)
         self.order: list[int] = []
 
     def start(self, tiles: int, release: asyncio.Event | None = None) -> asyncio.Task[None]:
-        """Work of ``tiles`` tiles that, once it has its turn, holds it until ``release`` (at once by default)."""
+        """Work of ``tiles`` tiles that, once it has its slot, holds it until ``release`` (at once by default)."""
         if release is None:
             release = asyncio.Event()
             release.set()
@@ -33,15 +33,15 @@ class _Queue:
     async def starts_at_once(self) -> None:
         """No slot was lost: as many pieces of work as there are slots start without waiting."""
         hold = asyncio.Event()
-        tasks = [self.start(1, hold) for _ in range(self.turns.slots)]
+        tasks = [self.start(1, hold) for _ in range(self.queue.slots)]
         await _settle()
-        assert self.order[-self.turns.slots :] == [1] * self.turns.slots
-        assert self.turns.waiting == 0
+        assert self.order[-self.queue.slots :] == [1] * self.queue.slots
+        assert self.queue.waiting == 0
         hold.set()
         await asyncio.gather(*tasks)
 
     async def _hold(self, tiles: int, release: asyncio.Event) -> None:
-        async with self.turns.turn(tiles):
+        async with self.queue.slot(tiles):
             self.order.append(tiles)
             await release.wait()
 
@@ -56,7 +56,7 @@ async def test_free_slots_are_taken_at_once_in_arrival_order() -> None:
     tasks = [queue.start(tiles, release) for tiles in (90, 50, 10)]
     await _settle()
     assert queue.order == [90, 50, 10]
-    assert queue.turns.waiting == 0
+    assert queue.queue.waiting == 0
     release.set()
     await asyncio.gather(*tasks)
 
@@ -66,7 +66,7 @@ async def test_while_busy_the_smallest_waiting_position_goes_next() -> None:
     busy, release = await queue.busy(100)
     waiting = [queue.start(tiles) for tiles in (110, 30, 75, 12, 30)]
     await _settle()
-    assert queue.turns.waiting == 5
+    assert queue.queue.waiting == 5
     release.set()
     await asyncio.gather(busy, *waiting)
     assert queue.order == [100, 12, 30, 30, 75, 110]  # equal sizes keep their arrival order
@@ -84,7 +84,7 @@ async def test_a_large_position_is_not_passed_by_smaller_ones_that_came_well_aft
     assert queue.order == [10, 40, 3, 5]
 
 
-@pytest.mark.parametrize("handed_over", [False, True], ids=["while it waits", "just as its turn comes"])
+@pytest.mark.parametrize("handed_over", [False, True], ids=["while it waits", "just as its slot comes"])
 async def test_a_wait_given_up_passes_its_turn_on(handed_over: bool) -> None:
     queue = _Queue(slots=1)
     busy, release = await queue.busy(50)

@@ -14,13 +14,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, Select, and_, bindparam, func, or_, select
 
 from bot.game.state import GameState, GameStatus, PlayerState
-from bot.storage.models import Game, Link, Player
-from bot.storage.rows import game_state, player_state
+from bot.storage.mapping import game_state, player_state
+from bot.storage.models import Game, Player, Tie
 
 _GAME = Game.__table__
 _PLAYER = Player.__table__
-_LINK = Link.__table__
-#: the player columns ``rows.player_state`` reads (none shares a name with a game column)
+_TIE = Tie.__table__
+#: the player columns ``mapping.player_state`` reads (none shares a name with a game column)
 _PLAYER_COLUMNS = [
     _PLAYER.c[name]
     for name in (
@@ -45,16 +45,16 @@ def games_where(*conditions: ColumnElement[bool]) -> Select[Any]:
 
 # The reads, built once with parameters: building a statement and its cache key cost more than running it.
 _RUNNING_IN = and_(_GAME.c.chat_id == bindparam("chat_id"), _GAME.c.status == GameStatus.RUNNING.value)
-#: the game a user's private chat is linked to (a group game), if any
-_LINKED_TO = _GAME.c.id.in_(select(_LINK.c.game_id).where(_LINK.c.user_id == bindparam("user_id")))
+#: the game a user's private chat is tied to (a group game), if any
+_TIED_TO = _GAME.c.id.in_(select(_TIE.c.game_id).where(_TIE.c.user_id == bindparam("user_id")))
 #: a game by id (``game_id``)
 BY_ID = games_where(_GAME.c.id == bindparam("game_id"))
 #: a chat's running game (``chat_id``)
 RUNNING_IN = games_where(_RUNNING_IN)
-#: a private chat's running game and the group game the user's chat is linked to (``chat_id``, ``user_id``)
-RUNNING_IN_OR_LINKED = games_where(_RUNNING_IN, _LINKED_TO)
+#: a private chat's running game and the group game the user's chat is tied to (``chat_id``, ``user_id``)
+RUNNING_IN_OR_TIED = games_where(_RUNNING_IN, _TIED_TO)
 #: the game a user's private chat is tied to, running or not (``user_id``)
-LINKED_TO = games_where(_LINKED_TO)
+TIED_TO = games_where(_TIED_TO)
 #: the running games a user sits at (``user_id``)
 SEATED = games_where(
     and_(

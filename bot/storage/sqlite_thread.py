@@ -1,10 +1,11 @@
-"""Reads of a SQLite file in one thread of their own, straight through the standard library's driver.
+"""A SQLite file's statements in one thread of their own (reads, and writes when the file is locked),
+straight through the standard library's driver.
 
 Every message starts with a read of its game. Through the async engine, a
 statement crosses to aiosqlite's thread and back several times (cursor,
 execute, fetch, close), each crossing a wake-up of the event loop and a turn
 of the GIL: 1.6 ms of CPU for one read of a game. Here the whole statement
-runs in one call in the reader thread: 0.3 ms (BENCHMARKS.md, Bot). One
+runs in one call in the SQLite thread: 0.3 ms (BENCHMARKS.md, Bot). One
 thread also means reads finish in the order they came, so when 20 chats ask
 at once the first answer can start after the first read, not after all of
 them. Reads never wait for a write: WAL, and a connection of their own.
@@ -31,13 +32,13 @@ from sqlalchemy.pool import ConnectionPoolEntry
 T = TypeVar("T")
 
 
-class Reader:
-    """Runs read statements on a SQLite file, one at a time, in the order they come."""
+class SqliteThread:
+    """Runs statements on a SQLite file in one thread, one at a time, in the order they come."""
 
     def __init__(self, url: URL, *, busy_timeout_ms: int) -> None:
         self._engine = _engine(url, busy_timeout_ms)
         self._here = _engine(url, HERE_BUSY_MS)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-reader")
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-thread")
 
     async def rows(self, statement: Executable, params: Mapping[str, object] | None = None) -> Sequence[Row[Any]]:
         """The rows of one statement (it runs in its own read transaction, a consistent snapshot)."""
