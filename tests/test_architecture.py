@@ -23,7 +23,7 @@ DOTTED = re.compile(r"^(?:solver|render|vision|bot)(?:\.\w+)+$")
 NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?$")
 SETTING = re.compile(r"^[A-Z][A-Z_]+$")
 #: names of the libraries and of Telegram, not ours
-OUTSIDE = {"Application", "getUpdates"}
+OUTSIDE = {"Application", "getUpdates", "optimizeNogil", "mypy", "ruff"}
 
 
 def quoted() -> list[str]:
