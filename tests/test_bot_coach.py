@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot_support import ALICE, PNG, session
+from tests.bot_support import ALICE, BOB, PNG, session, tie_private_chat
 from tests.fake_bot_api import Call
+from tests.test_bot_group import GROUP, new_game_with_two
 
 
 async def _german(s: object) -> None:
@@ -247,3 +248,28 @@ async def test_coach_buttons_that_are_forged_or_stale_are_answered_and_change_no
             alert = await s.fake.call("answerCallbackQuery", mark)
             assert alert.params.get("show_alert") is True, data
         assert await s.service.count_events(state.id) == before
+
+
+async def test_how_did_i_do_under_a_group_post_is_answered_to_the_player_alone(tmp_path: Path) -> None:
+    async with session(tmp_path) as s:
+        created = await new_game_with_two(s)
+        await tie_private_chat(s, created, ALICE, "3R 4R 5R 7B 9K 11K", meld=True)
+        await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R", GROUP)
+        posted = await s.ask(ALICE, "/play 3R 4R 5R", GROUP, methods=("sendPhoto",))
+        label = "🎯 How did I do? (in private)"
+        assert posted.button(label)
+        mark = s.fake.mark()
+        s.fake.tap(BOB, posted, label)  # not Bob's play: he is told, and nothing is sent anywhere
+        refused = await s.fake.call("answerCallbackQuery", mark)
+        assert refused.params.get("show_alert") and "Only Alice can ask" in refused.params["text"]
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, posted, label)
+        graded = await s.fake.reply(ALICE.id, mark, ("sendPhoto",))
+        assert graded.text.startswith("Family: Could be better: 1 more tile was possible: 3R 4R 5R 7B\n")
+        told = await s.fake.wait_for(
+            lambda: next(
+                (c for c in s.fake.calls[mark:] if c.method == "answerCallbackQuery" and c.params.get("text")), None
+            )
+        )
+        assert told.params["text"] == "I sent it to you in private."
+        assert not [c for c in s.fake.sent(GROUP.id, mark)]  # the group reads nothing of Alice's rack

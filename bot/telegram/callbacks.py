@@ -278,12 +278,13 @@ def parse_go(data: str, tapped_in: ChatKind) -> str | None:
 
 # --- the coach (private, issue 24) -------------------------------------------------------------------------
 # h:<token>:<level> the next level of a hint (the answer it reads waits under ``token``, in the database);
-# u:<game> the tiles unseen and the outs; w:<token>:<k> how the player's k-th play went (their plays wait
-# under ``token``); v:<game> the game's review; y:<game>:<t|p>:<fingerprint> a simpler play under the answer.
+# u:<game> the tiles unseen and the outs; w:<token>:<k>:<p|g> how the player's k-th play went (their plays
+# wait under ``token``; g: under the group's post, answered in the player's private chat); v:<game> the game's
+# review; y:<game>:<t|p>:<fingerprint> a simpler play under the answer.
 
 _HINT = re.compile(r"^h:([A-Za-z0-9_-]{8,24}):([1-4])$")
 _UNSEEN = re.compile(r"^u:(\d{1,19})$")
-_HOW = re.compile(r"^w:([A-Za-z0-9_-]{8,24}):(\d{1,4})$")
+_HOW = re.compile(r"^w:([A-Za-z0-9_-]{8,24}):(\d{1,4}):([pg])$")
 _REVIEW = re.compile(r"^v:(\d{1,19})$")
 _SIMPLER = re.compile(r"^y:(\d{1,19}):([tp]):([0-9a-f]{12})$")
 HINT_PATTERN = r"^h:"
@@ -329,13 +330,15 @@ class HowDid:
     index: int
 
 
-def how_did(token: str, index: int) -> str:
-    return _fits(f"w:{token}:{index}")
+def how_did(token: str, index: int, where: ChatKind = PRIVATE) -> str:
+    return _fits(f"w:{token}:{index}:{'p' if where is PRIVATE else 'g'}")
 
 
 def parse_how_did(data: str, tapped_in: ChatKind) -> HowDid | None:
+    """The button, when tapped in the kind of chat it was posted in (the answer always goes to the player's
+    private chat)."""
     m = _HOW.match(data)
-    if m is None or tapped_in is not PRIVATE:
+    if m is None or (PRIVATE if m.group(3) == "p" else SHARED) is not tapped_in:
         return None
     return HowDid(m.group(1), int(m.group(2)))
 

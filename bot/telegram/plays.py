@@ -264,6 +264,9 @@ async def announce(
     index = await coach.note_play(d, before, after, played.by, played.placed, added=played.added)
     if reader is not None and reader == played.by:  # the player's own chat: how did they do, and at the end a review
         markup = coach_rows(markup, after, played.by, index)
+    elif is_group(chat) and index is not None:  # the group's post: the player may ask, answered in private
+        how = replies.how_did_row(coach.turns_token(after.id, played.by), index, shared=True)
+        markup = replies.with_rows(markup, how)
     if reply_to is not None:
         await reply_to.reply_photo(drawn, caption=caption, do_quote=True, reply_markup=markup)
     else:

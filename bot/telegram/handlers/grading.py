@@ -10,8 +10,10 @@ player's, in the solver pool, and names the turns that missed the most and the s
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from telegram import Update
+from telegram import Chat, Update, User
+from telegram.error import Forbidden
 
 from bot.coach.grade import Grade, best_for, grade_play, grade_turn, review
 from bot.game import GameState
@@ -22,11 +24,12 @@ from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
 from bot.telegram.handlers.racks import private_only
+from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
-from bot.telegram.words.language import _, spoken
+from bot.telegram.words.language import _, current, speaking, spoken, supported
 from bot.telegram.words.picture import picture_wording
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
@@ -35,6 +38,8 @@ from solver.text import N_
 
 @guarded
 async def how_did_i_do(update: Update, context: BotContext) -> None:
+    """The play graded against the best that was open to it, in the player's private chat (under a group's
+    post, only the player may tap it: the answer shows their rack, so it goes to them alone)."""
     query = update.callback_query
     assert query is not None and query.data is not None
     chat, user = speaker(update)
@@ -43,15 +48,35 @@ async def how_did_i_do(update: Update, context: BotContext) -> None:
         raise RummikubError(STALE)
     d = context.deps
     kept = await coach.kept_turns(d, tapped.token)
-    if kept is None or kept.user_id != user.id:
+    if kept is None:
         raise RummikubError(STALE)
+    state = context.game = await d.service.game(kept.game_id)
+    if kept.user_id != user.id:
+        player = state.player(kept.user_id)
+        if not is_group(chat) or player is None:
+            raise RummikubError(STALE)
+        raise RummikubError(words.HOW_NOT_YOURS, name=player.name)
     entries = kept.payload.get("turns", [])
     if not 0 <= tapped.index < len(entries):
         raise RummikubError(words.TURN_GONE)
-    state = context.game = await d.service.game(kept.game_id)
-    entry = entries[tapped.index]
-    record = coach.decoded(entry, state, tapped.index + 1)
+    if is_group(chat):
+        await _graded_privately(context, state, user, entries[tapped.index], tapped.index)
+        await query.answer(_(words.HOW_SENT))
+        return
     await query.answer()
+    text, picture = await _graded(context, chat, state, entries[tapped.index], tapped.index)
+    if picture is None:
+        await say(update, context, text)
+    else:
+        await show(update, context, picture, text)
+
+
+async def _graded(
+    context: BotContext, chat: Chat, state: GameState, entry: dict[str, Any], index: int
+) -> tuple[str, bytes | None]:
+    """The grade's words, and the best play's picture with its caption when the play missed tiles."""
+    d = context.deps
+    record = coach.decoded(entry, state, index + 1)
     size = len(record.rack) + sum(len(s) for s in record.table)
     limit = d.settings.solver_time_limit
     async with photo_coming(context, chat):
@@ -63,10 +88,27 @@ async def how_did_i_do(update: Update, context: BotContext) -> None:
             answer = await d.solving(answer_for, best, numbers=numbers, wording=picture_wording())
     text = spoken(graded.text())
     if answer is None or answer.picture is None:
-        await say(update, context, text)
-        return
+        return text, None
     head = f"{text}\n{replies.summary(best)}"
-    await show(update, context, answer.picture, replies.solve_caption(best, answer.moves, head=head))
+    return replies.solve_caption(best, answer.moves, head=head), answer.picture
+
+
+async def _graded_privately(
+    context: BotContext, state: GameState, user: User, entry: dict[str, Any], index: int
+) -> None:
+    """Under the group's post: the grade in the player's private chat, in their language ("Family: " first)."""
+    chosen = await context.service.language_of(user.id)
+    with speaking(chosen or (supported(user.language_code) if user.language_code else current())):
+        private = Chat(user.id, Chat.PRIVATE)
+        text, picture = await _graded(context, private, state, entry, index)
+        head = (state.title or _("Your group")) + ": "
+        try:
+            if picture is None:
+                await context.bot.send_message(user.id, head + text)
+            else:
+                await context.bot.send_photo(user.id, picture, caption=(head + text)[:CAPTION_LIMIT])
+        except Forbidden:  # the player never opened a private chat with the bot
+            raise RummikubError(words.HOW_NO_CHAT) from None
 
 
 @guarded

@@ -10,6 +10,11 @@ MORE_HINT_BUTTON = N_("💡 More (hint {level} of 4)")
 SHOW_PLAY_BUTTON = N_("👀 Show the play")
 UNSEEN_BUTTON = N_("🔍 Unseen tiles")
 HOW_BUTTON = N_("🎯 How did I do?")
+#: under a play's post in the group: the answer goes to the player alone
+HOW_PRIVATELY = N_("🎯 How did I do? (in private)")
+HOW_SENT = N_("I sent it to you in private.")
+HOW_NOT_YOURS = N_("only {name} can ask how this play went")
+HOW_NO_CHAT = N_("I cannot write to you in private yet: open a chat with me (tap My rack), then tap again")
 REVIEW_BUTTON = N_("📝 Review")
 SIMPLER_BUTTON = N_("🧒 A simpler play")
 

@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.game import Finish, GameState, PlayerState
 from bot.game.ending import scores, waiting_for
 from bot.telegram import callbacks
+from bot.telegram.chats import SHARED
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.links import deep_link
 from bot.telegram.words import coach
@@ -161,7 +162,11 @@ def unseen_buttons(game_id: int) -> InlineKeyboardMarkup:
     )
 
 
-def how_did_row(token: str, index: int) -> list[InlineKeyboardButton]:
+def how_did_row(token: str, index: int, *, shared: bool = False) -> list[InlineKeyboardButton]:
+    """How did I do? under a play: in the player's chat, or under the group's post (answered in private)."""
+    if shared:
+        button = InlineKeyboardButton(_(coach.HOW_PRIVATELY), callback_data=callbacks.how_did(token, index, SHARED))
+        return [button]
     return [InlineKeyboardButton(_(coach.HOW_BUTTON), callback_data=callbacks.how_did(token, index))]
 
 
