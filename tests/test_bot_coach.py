@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.bot_support import ALICE, PNG, session
 from tests.fake_bot_api import Call
+from tests.storage_support import count_events
 
 
 async def _german(s: object) -> None:
@@ -237,7 +238,7 @@ async def test_coach_buttons_that_are_forged_or_stale_are_answered_and_change_no
         await s.ask(ALICE, "/table 6R 7R 8R | 7K 7O 7R")
         one = await s.ask(ALICE, "/hint")
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
-        before = await s.service.count_events(state.id)
+        before = await count_events(s.service, state.id)
         for data in ("h:notatoken123:2", "h:x:9", "u:999999", "w:notatoken123:0", "v:abc", "y:1:t:zz"):
             forged = Call("sendMessage", {**one.params, "reply_markup": {
                 "inline_keyboard": [[{"text": "x", "callback_data": data}]]}}, one.files, one.at,
@@ -246,4 +247,4 @@ async def test_coach_buttons_that_are_forged_or_stale_are_answered_and_change_no
             s.fake.tap(ALICE, forged, "x")
             alert = await s.fake.call("answerCallbackQuery", mark)
             assert alert.params.get("show_alert") is True, data
-        assert await s.service.count_events(state.id) == before
+        assert await count_events(s.service, state.id) == before

@@ -14,6 +14,7 @@ from bot.telegram.words import keyboard, texts
 from solver.rules import STANDARD
 from tests.bot_support import ALICE, BOB, Session, rack_of, session, tiles
 from tests.fake_bot_api import BOT_ID, BOT_USERNAME, Call, Chat, User, private
+from tests.storage_support import count_events
 from tests.test_bot_group import GROUP, new_game_with_two
 
 Json = dict[str, Any]
@@ -230,19 +231,19 @@ async def test_the_tile_keyboard_sets_a_rack_by_taps_and_done_stores_once(tmp_pa
         assert shown.params["text"].endswith("New rack (4): 3R 4R 5R J")
         assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("1K")  # nothing stored before Done
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
-        events = await s.service.count_events(state.id)
+        events = await count_events(s.service, state.id)
         done = await _key(s, board, "Done")
         assert done.params["text"].startswith("Your rack (4 tiles): 3R 4R 5R J")
         assert "reply_markup" not in done.params or not done.params["reply_markup"]
         assert rack_of(await s.player(ALICE.id, ALICE)) == tiles("3R 4R 5R J")
-        assert await s.service.count_events(state.id) == events + 1
+        assert await count_events(s.service, state.id) == events + 1
         # the keyboard as it was before Done: its Done and its keys are answered, and change nothing
         for label in ("Done", "\U0001f5343"):
             mark = s.fake.mark()
             s.fake.tap(ALICE, board, label)
             alert = await s.fake.call("answerCallbackQuery", mark)
             assert alert.params.get("show_alert") is True and "already used" in alert.params["text"]
-        assert await s.service.count_events(state.id) == events + 1
+        assert await count_events(s.service, state.id) == events + 1
 
 
 async def test_the_tile_keyboard_draws_and_refuses_a_third_copy(tmp_path: Path) -> None:

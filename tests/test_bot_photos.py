@@ -21,6 +21,7 @@ from solver.notation import format_table, format_tiles, parse_tiles
 from tests.bot_support import ALICE, BOB, CAROL, Session, rack_of, session, tie_private_chat
 from tests.fake_bot_api import Call, Chat, User, private
 from tests.files import PHOTOS
+from tests.storage_support import count_events
 from tests.test_bot_group import GROUP, new_game_with_two
 from tests.test_bot_shared_table import melded_pair
 from tests.test_vision_photos import HELD_OUT
@@ -80,7 +81,7 @@ async def alert_after(s: Session, mark: int) -> Call:
 
 async def events(s: Session, user: User) -> int:
     state = await s.service.game_for(user.id, user.id, private=True)
-    return await s.service.count_events(state.id)
+    return await count_events(s.service, state.id)
 
 
 async def test_a_rack_photo_is_answered_with_its_tiles_and_buttons_and_stores_nothing(tmp_path: Path) -> None:
@@ -220,11 +221,11 @@ async def test_a_group_table_photo_is_proposed_and_a_player_confirms_it(tmp_path
     async with session(tmp_path) as s:
         await new_game_with_two(s)
         game = await s.service.active_game(GROUP.id)
-        before = await s.service.count_events(game.id)
+        before = await count_events(s.service, game.id)
         proposed = await send_photo(s, ALICE, TABLE_PHOTO, GROUP, caption="/table")
         assert f"<code>/table {format_table(reading.sets)}</code>" in proposed.text
         assert [b["text"] for b in proposed.buttons] == [words.TABLE, "Cancel"]
-        assert await s.service.count_events(game.id) == before  # proposed, not set
+        assert await count_events(s.service, game.id) == before  # proposed, not set
 
         mark = s.fake.mark()
         s.fake.tap(CAROL, proposed, words.TABLE)  # not a player
@@ -235,7 +236,7 @@ async def test_a_group_table_photo_is_proposed_and_a_player_confirms_it(tmp_path
         assert shown.method == "sendPhoto" and shown.text.startswith(f"Table set: {len(reading.sets)} sets.")
         state = await s.service.active_game(GROUP.id)
         assert format_table(state.table) == format_table(reading.sets)
-        assert await s.service.count_events(game.id) == before + 1
+        assert await count_events(s.service, game.id) == before + 1
 
 
 async def test_a_group_photo_after_a_turn_proposes_the_turn_players_play(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from bot.telegram.parsing import MAX_TEXT
 from bot.telegram.words import texts
 from tests.bot_support import ALICE, BOB, PNG, rack_of, session, tiles
 from tests.fake_bot_api import Call, png_size
+from tests.storage_support import count_events
 
 
 async def test_solve_answers_with_a_png_and_a_caption_with_numbered_moves(tmp_path: Path) -> None:
@@ -57,12 +58,12 @@ async def test_played_this_applies_the_shown_play_and_other_objective_solves_aga
         assert sum(len(x) for x in state.table) == 6 + 8
         # the photo's buttons are gone, and a second tap changes nothing
         assert any(c.method == "editMessageReplyMarkup" for c in s.fake.calls)
-        before = await s.service.count_events(state.id)
+        before = await count_events(s.service, state.id)
         mark = s.fake.mark()
         s.fake.tap(ALICE, tiles_first, "I played this")
         alert = await s.fake.call("answerCallbackQuery", mark)
         assert alert.params.get("show_alert") is True and "this game has ended" in alert.params["text"].lower()
-        assert await s.service.count_events(state.id) == before
+        assert await count_events(s.service, state.id) == before
 
 
 async def test_a_second_tap_on_a_play_already_made_says_the_table_changed(tmp_path: Path) -> None:
@@ -74,12 +75,12 @@ async def test_a_second_tap_on_a_play_already_made_says_the_table_changed(tmp_pa
         done = await s.tap(ALICE, shown, "I played this")
         assert done.text == "Played 3R 4R 5R.\nYour rack (1 tile): 11K"
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
-        before = await s.service.count_events(state.id)
+        before = await count_events(s.service, state.id)
         mark = s.fake.mark()
         s.fake.tap(ALICE, shown, "I played this")
         alert = await s.fake.call("answerCallbackQuery", mark)
         assert alert.params.get("show_alert") is True and "changed" in alert.params["text"]
-        assert await s.service.count_events(state.id) == before
+        assert await count_events(s.service, state.id) == before
         assert rack_of(await s.player(ALICE.id, ALICE)) == ["11K"]
 
 
@@ -96,10 +97,10 @@ async def test_plain_text_rack_and_table_lines_set_both_and_solve_at_once(tmp_pa
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
         assert [str(x) for x in state.table] == ["6R 7R 8R", "7B 7K 7O"]
         # the same position again is solved again, but stores nothing new
-        events = await s.service.count_events(state.id)
+        events = await count_events(s.service, state.id)
         again = await s.ask(ALICE, "rack: 5B 10R 11R 12R 13R\ntable: 6R 7R 8R | 7B 7K 7O")
         assert again.method == "sendPhoto" and again.text == photo.text
-        assert await s.service.count_events(state.id) == events
+        assert await count_events(s.service, state.id) == events
 
         # a loose list of table tiles is laid out in sets by the solver
         photo = await s.ask(ALICE, "table: 8B 9B 10B 1K 1O 1R")
@@ -114,7 +115,7 @@ async def test_bad_notation_is_answered_in_one_short_message_and_changes_nothing
         await s.ask(ALICE, "/rack 3R 4R 5R")
         await s.ask(ALICE, "/table 6R 7R 8R")
         state = await s.service.game_for(ALICE.id, ALICE.id, private=True)
-        events = await s.service.count_events(state.id)
+        events = await count_events(s.service, state.id)
 
         for text, expected in [
             ("/rack 3R 14R", ["14R", "goes from 1 to 13"]),
@@ -137,7 +138,7 @@ async def test_bad_notation_is_answered_in_one_short_message_and_changes_nothing
             await s.ask(ALICE, "/help")
             assert len(s.fake.sent(ALICE.id, mark)) == 2, [c.text for c in s.fake.sent(ALICE.id, mark)]
 
-        assert await s.service.count_events(state.id) == events
+        assert await count_events(s.service, state.id) == events
         after = await s.service.game_for(ALICE.id, ALICE.id, private=True)
         assert after == state
 

@@ -15,6 +15,7 @@ import pytest
 from bot.__main__ import main
 from tests.bot_support import ALICE, BOB, CAROL, Session, melded, session, tie_private_chat
 from tests.fake_bot_api import Chat
+from tests.storage_support import count_events
 
 GROUP = Chat(-100111, "group", "Family")
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +51,7 @@ async def test_the_group_game_as_json_and_as_text(tmp_path: Path, capsys: pytest
     async with session(tmp_path) as s:
         await group_game(s)
         game = await s.service.active_game(GROUP.id)
-        changes = await s.service.count_events(game.id)
+        changes = await count_events(s.service, game.id)
         # started, Alice seated, Bob joined, the table, two racks, Alice's draw, Bob's play
         assert changes == 8
         url = s.database_url

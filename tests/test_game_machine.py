@@ -68,7 +68,7 @@ from bot.game.turns import Drawn
 from bot.storage import GameService, open_database
 from bot.storage.database import Database
 from solver import JOKER, STANDARD, Colour, Kind, SetError, Tile, TileSet, make_set
-from tests.storage_support import migrated
+from tests.storage_support import add_sets, count_events, history, leave, migrated
 
 T = TypeVar("T")
 
@@ -807,7 +807,7 @@ class GameMachine(RuleBasedStateMachine):
         first = next(iter(USERS))
         self.state: GameState = self.run(self.service.new_game(GROUP, first, RULES, join_as=USERS[first]))
         self.game_id = self.state.id
-        self.events = self.run(self.service.count_events(self.game_id))
+        self.events = self.run(count_events(self.service, self.game_id))
         #: event id -> the game before and after it (what an undo of it must bring back)
         self.log: dict[int, tuple[GameState, GameState]] = {}
         #: each player's points, games scored and games won in the chat's earlier games
@@ -842,7 +842,7 @@ class GameMachine(RuleBasedStateMachine):
         except GameError as why:
             result, error = None, why
         after = self.run(self.service.game(self.game_id))
-        count = self.run(self.service.count_events(self.game_id))
+        count = self.run(count_events(self.service, self.game_id))
         if currently_in_test_context():  # what ran, for --hypothesis-show-statistics
             event(f"{what}: {type(error).__name__ if error else 'done'}")
         check("no-change-needs-the-guard", not isinstance(error, e.BrokenRecord), f"{what}: {error}")
@@ -863,7 +863,7 @@ class GameMachine(RuleBasedStateMachine):
                 f"{what}: version {before.version} -> {after.version}, {count - events} events",
             )
             if count == events + 1:
-                last = self.run(self.service.history(self.game_id, limit=1))[-1]
+                last = self.run(history(self.service, self.game_id, limit=1))[-1]
                 self.log[last.id] = (before, after)
             if not what.startswith(("correction", "undo")):  # a correction numbers anew; an undo puts back
                 moved = numbers_moved(before, after)
@@ -931,7 +931,7 @@ class GameMachine(RuleBasedStateMachine):
         if currently_in_test_context():
             event("a new game with the same seats")
         self.state, self.game_id, self.log = state, state.id, {}
-        self.events = self.run(self.service.count_events(self.game_id))
+        self.events = self.run(count_events(self.service, self.game_id))
         model = Model(EMPTY)
         for uid in [u for u, _name in seated] or [by]:
             model.join(uid)
@@ -972,7 +972,7 @@ class GameMachine(RuleBasedStateMachine):
         adding = self.state.adding  # the player who just played, before the next one acts, now and then
         user = data.draw(st.sampled_from([*self.seated(), *([adding.player] if adding is not None else [])]))
         model = self.model()
-        done = self.attempt("leave", self.service.leave(self.game_id, user))
+        done = self.attempt("leave", leave(self.service, self.game_id, user))
         self.judge("leaving-gives-the-rack-back", done, model, lambda m: m.leave(user))
 
     # --- racks ----------------------------------------------------------------------------------------------
@@ -1210,7 +1210,7 @@ class GameMachine(RuleBasedStateMachine):
         model = self.model()
         if plan.only_new_sets(state.table) and rack_after is None and data.draw(st.booleans()):
             new = plan.table[len(state.table) :]
-            work = self.service.add_sets(
+            work = add_sets(self.service,
                 self.game_id, by, new, player=player, out_of_turn=out_of_turn, opening_waived=waived
             )
         else:

@@ -18,7 +18,7 @@ from bot.storage import GameService, open_database
 from bot.storage.sqlite_thread import SqliteThread
 from solver import STANDARD, Colour, TileSet
 from solver.tiles import Tile
-from tests.storage_support import ALICE, GROUP, migrated
+from tests.storage_support import ALICE, GROUP, add_sets, history, migrated
 
 WRITERS = 50
 # room for 64 distinct three-tile runs; any play opens; fifty players are dealt 4 tiles each off the pool
@@ -56,7 +56,7 @@ async def test_fifty_writers_on_one_game_lose_nothing(url: str) -> None:
 
         sets = runs(WRITERS)
         results = await asyncio.gather(
-            *(service.add_sets(game.id, u, [s], out_of_turn=True) for u, s in zip(users, sets, strict=True))
+            *(add_sets(service, game.id, u, [s], out_of_turn=True) for u, s in zip(users, sets, strict=True))
         )
         final = await service.game(game.id)
     finally:
@@ -80,18 +80,18 @@ async def test_two_processes_worth_of_writers_lose_nothing(url: str) -> None:
         await services[0].set_rack(game.id, ALICE, [*(t for s in sets for t in s.tiles), Tile()])
         thirteens = [Tile(13, c) for c in MANY.colour_order for _copy in range(MANY.copies)]  # not in any run
         await asyncio.gather(
-            *(services[i % 2].add_sets(game.id, ALICE, [s]) for i, s in enumerate(sets)),
+            *(add_sets(services[i % 2], game.id, ALICE, [s]) for i, s in enumerate(sets)),
             *(services[i % 2].draw(game.id, ALICE, [t]) for i, t in enumerate(thirteens)),
         )
         final = await services[1].game(game.id)
-        history = await services[0].history(game.id, limit=1000)
+        events = await history(services[0], game.id, limit=1000)
     finally:
         await asyncio.gather(first.dispose(), second.dispose())
     assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
     alice = final.player(ALICE)
     assert alice is not None and sorted(map(str, alice.rack)) == sorted(["J", *map(str, thirteens)])
     assert len(thirteens) == 16 and alice.rack_size == 17 and alice.rack_known
-    kinds = Counter(ev.kind for ev in history)
+    kinds = Counter(ev.kind for ev in events)
     assert kinds[EventKind.PLAY_RECORDED] == WRITERS and kinds[EventKind.TILES_DRAWN] == 16
 
 

@@ -12,7 +12,21 @@ from bot.game import errors as e
 from bot.game.ending import scores, waiting_for
 from bot.storage import GameService
 from solver import STANDARD
-from tests.storage_support import ALICE, BOB, CAROL, GROUP, service_at, table, tiles, two_player_game
+from tests.storage_support import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    add_sets,
+    count_events,
+    game_by_invite,
+    history,
+    leave,
+    service_at,
+    table,
+    tiles,
+    two_player_game,
+)
 
 
 @pytest.fixture
@@ -37,7 +51,7 @@ async def test_new_game_is_empty_and_running(service: GameService) -> None:
     assert len(game.invite) >= 16
     assert await service.active_game(GROUP) == game
     assert await service.game(game.id) == game
-    assert [ev.kind for ev in await service.history(game.id)] == [EventKind.GAME_STARTED]
+    assert [ev.kind for ev in await history(service, game.id)] == [EventKind.GAME_STARTED]
 
 
 async def test_new_game_can_seat_its_creator(service: GameService) -> None:
@@ -73,7 +87,7 @@ async def test_replace_ends_the_running_game_first(service: GameService) -> None
     ended = await service.game(old.id)
     assert ended.status is GameStatus.ENDED and ended.ended_at is not None
     assert (await service.active_game(GROUP)).id == new.id
-    last = (await service.history(old.id))[-1]
+    last = (await history(service, old.id))[-1]
     assert last.kind is EventKind.GAME_ENDED
     # scored with the racks the bot knew whole (the lowest wins); Carol's rack was never told: no score
     assert last.detail["scores"] == [{"user_id": BOB, "score": 35}, {"user_id": ALICE, "score": -35}]
@@ -91,7 +105,7 @@ async def test_no_game(service: GameService) -> None:
     with pytest.raises(e.NoGame):
         await service.set_rack(999, ALICE, tiles("3R"))
     with pytest.raises(e.NoGame):
-        await service.history(999)
+        await history(service, 999)
 
 
 async def test_end_game_stops_the_game_and_scores_each_rack_told(service: GameService) -> None:
@@ -99,13 +113,13 @@ async def test_end_game_stops_the_game_and_scores_each_rack_told(service: GameSe
     await service.join(game.id, CAROL, "Carol")
     await service.set_rack(game.id, ALICE, tiles("13K 12K J"))
     await service.set_rack(game.id, BOB, tiles("1R 2B"))
-    await service.leave(game.id, CAROL)
+    await leave(service, game.id, CAROL)
     stopped = await service.end_game(game.id, BOB)
     # two still play: the game stops and waits for the tiles left on their racks
     assert stopped.status is GameStatus.RUNNING and stopped.finish is Finish.STOPPED and stopped.turn is None
     assert not stopped.playing and [p.user_id for p in waiting_for(stopped)] == [ALICE, BOB]
     assert (await service.active_game(GROUP)).id == game.id
-    assert (await service.history(game.id))[-1].kind is EventKind.GAME_STOPPED
+    assert (await history(service, game.id))[-1].kind is EventKind.GAME_STOPPED
     told = await service.declare(game.id, ALICE, tiles("13K 12K J"))
     assert told.state.running and [p.user_id for p in waiting_for(told.state)] == [BOB]
     scored = (await service.declare(game.id, BOB, tiles("1R 2B"))).state  # the last rack told scores the game
@@ -130,7 +144,7 @@ async def test_a_stopped_game_takes_no_more_turns_and_a_second_end_closes_it(ser
     stopped = await service.game(game.id)
     attempts = [
         service.join(game.id, CAROL, "Carol"),
-        service.leave(game.id, BOB),
+        leave(service, game.id, BOB),
         service.set_rack(game.id, ALICE, tiles("3R")),
         service.draw(game.id, ALICE),
         service.set_table(game.id, ALICE, table("3-5R")),
@@ -147,7 +161,7 @@ async def test_a_stopped_game_takes_no_more_turns_and_a_second_end_closes_it(ser
     closed = await service.end_game(game.id, BOB)
     assert closed.status is GameStatus.ENDED and closed.winner is None
     assert scores(closed) == ()
-    last = (await service.history(game.id))[-1]
+    last = (await history(service, game.id))[-1]
     assert last.kind is EventKind.GAME_ENDED and last.detail == {"scores": []}
 
 
@@ -163,7 +177,7 @@ async def test_a_game_of_one_ends_at_once(service: GameService) -> None:
     await service.set_rack(own.id, ALICE, tiles("1R"))
     ended = await service.end_game(own.id, ALICE)
     assert ended.status is GameStatus.ENDED and ended.finish is Finish.STOPPED
-    assert [ev.kind for ev in await service.history(own.id)][-1] is EventKind.GAME_ENDED
+    assert [ev.kind for ev in await history(service, own.id)][-1] is EventKind.GAME_ENDED
 
 
 async def test_chat_totals_sum_every_scored_game(service: GameService) -> None:
@@ -198,11 +212,11 @@ async def test_an_ended_game_refuses_changes(service: GameService) -> None:
     assert ended.status is GameStatus.ENDED
     attempts = [
         service.join(game.id, CAROL, "Carol"),
-        service.leave(game.id, BOB),
+        leave(service, game.id, BOB),
         service.set_rack(game.id, ALICE, tiles("3R")),
         service.draw(game.id, ALICE, tiles("3R")),
         service.set_table(game.id, ALICE, table("3-5R")),
-        service.add_sets(game.id, ALICE, table("3-5R")),
+        add_sets(service, game.id, ALICE, table("3-5R")),
         service.record_play(game.id, ALICE, table("3-5R")),
         service.mark_melded(game.id, ALICE),
         service.pass_turn(game.id, ALICE),
@@ -232,7 +246,7 @@ async def test_move_chat_follows_a_group_that_became_a_supergroup(service: GameS
     assert (await service.game(ended.id)).chat_id == supergroup  # ended games move too
     assert await service.find_active_game(GROUP) is None
     assert (await service.active_game(supergroup)).id == running.id
-    assert (await service.history(running.id))[-1].kind is EventKind.CHAT_MOVED
+    assert (await history(service, running.id))[-1].kind is EventKind.CHAT_MOVED
     assert await service.move_chat(GROUP, supergroup) is None  # the second notice changes nothing
 
 
@@ -249,12 +263,12 @@ async def test_a_private_chat_tied_to_a_group_game(service: GameService) -> None
     group = await two_player_game(service)
     own = await service.new_game(ALICE, ALICE, join_as="Alice")
     assert (await service.game_for(ALICE, ALICE, private=True)).id == own.id
-    assert (await service.game_by_invite(group.invite)).id == group.id
+    assert (await game_by_invite(service, group.invite)).id == group.id
     tied = await service.tie_by_invite(ALICE, group.invite)
     assert tied.id == group.id
     assert (await service.game_for(ALICE, ALICE, private=True)).id == group.id
     assert (await service.game_for(GROUP, ALICE, private=False)).id == group.id
-    await service.leave(group.id, ALICE)  # a link to a game you left no longer counts
+    await leave(service, group.id, ALICE)  # a link to a game you left no longer counts
     assert (await service.game_for(ALICE, ALICE, private=True)).id == own.id
     await service.join(group.id, ALICE, "Alice")
     assert (await service.game_for(ALICE, ALICE, private=True)).id == group.id
@@ -279,7 +293,7 @@ async def test_links_need_a_running_game_and_a_player(service: GameService) -> N
     with pytest.raises(e.InvalidInvite, match="new one"):
         await service.tie_by_invite(ALICE, "not-a-payload")
     with pytest.raises(e.InvalidInvite):
-        await service.game_by_invite("not-a-payload")
+        await game_by_invite(service, "not-a-payload")
     with pytest.raises(e.NotAPlayer, match="/join"):
         await service.tie_by_invite(CAROL, group.invite)
     await service.end_game(group.id, ALICE)
@@ -302,7 +316,7 @@ async def test_relinking_moves_the_link(service: GameService) -> None:
 async def test_history_is_oldest_first_and_limited(service: GameService) -> None:
     game = await two_player_game(service)
     await service.set_rack(game.id, ALICE, tiles("1R"))
-    events = await service.history(game.id)
+    events = await history(service, game.id)
     assert [ev.kind for ev in events] == [
         EventKind.GAME_STARTED,
         EventKind.PLAYER_JOINED,
@@ -311,8 +325,8 @@ async def test_history_is_oldest_first_and_limited(service: GameService) -> None
     ]
     assert [ev.user_id for ev in events] == [ALICE, ALICE, BOB, ALICE]
     assert events[-1].detail == {"tiles": 1}  # a rack's tiles stay out of the readable history
-    assert [ev.kind for ev in await service.history(game.id, limit=2)] == [EventKind.PLAYER_JOINED, EventKind.RACK_SET]
-    assert await service.count_events(game.id) == 4
+    assert [ev.kind for ev in await history(service, game.id, limit=2)] == [EventKind.PLAYER_JOINED, EventKind.RACK_SET]
+    assert await count_events(service, game.id) == 4
 
 
 async def test_rack_and_table_in_one_go_are_two_events_undone_one_at_a_time(service: GameService) -> None:
@@ -322,7 +336,7 @@ async def test_rack_and_table_in_one_go_are_two_events_undone_one_at_a_time(serv
     assert [str(s) for s in after.table] == ["7R 7B 7K", "1O 2O 3O"] and changed.trimmed == ()
     alice = after.player(ALICE)
     assert alice is not None and alice.rack == tuple(tiles("3R 4R J")) and alice.rack_size == 3
-    kinds = [ev.kind for ev in await service.history(game.id)]
+    kinds = [ev.kind for ev in await history(service, game.id)]
     assert kinds == [EventKind.GAME_STARTED, EventKind.PLAYER_JOINED, EventKind.TABLE_SET, EventKind.RACK_SET]
     undone = await service.undo(game.id, ALICE)
     assert undone.state.table == after.table and undone.state.player(ALICE).rack == ()  # type: ignore[union-attr]
@@ -339,12 +353,12 @@ async def test_a_new_table_may_take_tiles_the_old_rack_held(service: GameService
     alice = after.player(ALICE)
     assert alice is not None and alice.rack == tuple(tiles("1B")) and alice.rack_size == 1
     assert len(after.table) == 2 and changed.trimmed == ()
-    kinds = [ev.kind for ev in await service.history(game.id)][-3:]
+    kinds = [ev.kind for ev in await history(service, game.id)][-3:]
     assert kinds == [EventKind.RACK_SET, EventKind.TABLE_SET, EventKind.RACK_SET]  # the rack emptied first
     # the same rack and table again: nothing to record
-    events = await service.count_events(game.id)
+    events = await count_events(service, game.id)
     again = await service.set_position(game.id, ALICE, rack=tiles("1B"), table=table("5R 6R 7R | 5R 5B 5K"))
-    assert again.state == after and await service.count_events(game.id) == events
+    assert again.state == after and await count_events(service, game.id) == events
 
 
 async def test_a_table_in_one_go_with_a_rack_gives_up_another_racks_tiles(service: GameService) -> None:

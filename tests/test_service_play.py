@@ -18,8 +18,12 @@ from tests.storage_support import (
     BOB,
     CAROL,
     GROUP,
+    add_sets,
+    count_events,
     empty_pool,
+    history,
     layout,
+    leave,
     melded,
     service_at,
     table,
@@ -44,11 +48,11 @@ async def refused(
 ) -> None:
     """``attempt`` raises ``error`` and the game keeps its version and history."""
     before = await service.game(game.id)
-    events = await service.count_events(game.id)
+    events = await count_events(service, game.id)
     with pytest.raises(error, match=match):
         await attempt
     assert await service.game(game.id) == before
-    assert await service.count_events(game.id) == events
+    assert await count_events(service, game.id) == events
 
 
 def rack_of(state: GameState, user_id: int) -> str:
@@ -106,25 +110,25 @@ async def test_joining_twice_is_refused(service: GameService, game: GameState) -
 
 async def test_leaving_returns_the_rack_and_passes_the_turn_on(service: GameService, game: GameState) -> None:
     await service.set_rack(game.id, ALICE, tiles("1R 2R"))
-    state = await service.leave(game.id, ALICE)
+    state = await leave(service, game.id, ALICE)
     alice = state.player(ALICE)
     assert alice is not None and not alice.active and alice.rack == () and alice.rack_size == 0
     assert state.turn == BOB
     assert [p.user_id for p in state.active_players] == [BOB]
     assert state.pool == 106 - 14  # her tiles went back into the pool
-    state = await service.leave(game.id, BOB)
+    state = await leave(service, game.id, BOB)
     assert state.turn is None and state.active_players == () and state.pool == 106
 
 
 async def test_leaving_when_not_your_turn_keeps_the_turn(service: GameService, game: GameState) -> None:
-    assert (await service.leave(game.id, BOB)).turn == ALICE
+    assert (await leave(service, game.id, BOB)).turn == ALICE
 
 
 async def test_who_left_may_come_back_at_the_end_of_the_table(service: GameService, game: GameState) -> None:
     await service.join(game.id, CAROL, "Carol")
     await melded(service, game.id, ALICE)
     await service.set_rack(game.id, ALICE, tiles("1R 2R"))
-    await service.leave(game.id, ALICE)
+    await leave(service, game.id, ALICE)
     state = await service.join(game.id, ALICE, "Alice again")
     assert [p.name for p in state.players] == ["Bob", "Carol", "Alice again"]
     alice = state.player(ALICE)
@@ -133,9 +137,9 @@ async def test_who_left_may_come_back_at_the_end_of_the_table(service: GameServi
 
 
 async def test_only_players_leave(service: GameService, game: GameState) -> None:
-    await refused(service, game, e.NotAPlayer, "/join", service.leave(game.id, CAROL))
-    await service.leave(game.id, BOB)
-    await refused(service, game, e.NotAPlayer, "/join", service.leave(game.id, BOB))
+    await refused(service, game, e.NotAPlayer, "/join", leave(service, game.id, CAROL))
+    await leave(service, game.id, BOB)
+    await refused(service, game, e.NotAPlayer, "/join", leave(service, game.id, BOB))
 
 
 # --- racks -----------------------------------------------------------------------------------------
@@ -153,10 +157,10 @@ async def test_set_rack_sorts_and_replaces(service: GameService, game: GameState
 
 async def test_set_rack_to_what_it_is_records_nothing(service: GameService, game: GameState) -> None:
     state = await service.set_rack(game.id, ALICE, tiles("3R"))
-    events = await service.count_events(game.id)
+    events = await count_events(service, game.id)
     again = await service.set_rack(game.id, ALICE, tiles("3R"))
     assert again == state
-    assert await service.count_events(game.id) == events
+    assert await count_events(service, game.id) == events
 
 
 async def test_rack_and_table_never_exceed_the_deck(service: GameService, game: GameState) -> None:
@@ -203,7 +207,7 @@ async def test_draw_adds_to_the_rack_and_ends_the_turn(service: GameService, gam
     assert state.turn == BOB  # a draw is the turn: it ends it
     assert (drawn.count, [str(t) for t in drawn.named], drawn.skipped) == (2, ["1R", "9K"], ())
     assert not drawn.passed and not drawn.named_only and state.pool == pool - 2
-    last = (await service.history(game.id))[-1]
+    last = (await history(service, game.id))[-1]
     assert last.kind is EventKind.TILES_DRAWN and last.detail == {"tiles": 2, "player": ALICE}
 
 
@@ -228,7 +232,7 @@ async def test_a_tile_drawn_in_the_group_is_named_later_without_a_turn(service: 
     alice = named.state.player(ALICE)
     assert alice is not None and rack_of(named.state, ALICE) == "1R 2R 7K" and alice.rack_known
     assert named.state.turn == BOB and named.state.pool == counted.state.pool  # no turn, no tile from the pool
-    assert [ev.kind for ev in await service.history(game.id)][-2:] == [EventKind.TILES_DRAWN, EventKind.TILES_NAMED]
+    assert [ev.kind for ev in await history(service, game.id)][-2:] == [EventKind.TILES_DRAWN, EventKind.TILES_NAMED]
     # more tiles than are left to name are a draw of their own, on someone else's turn
     with pytest.raises(e.NotYourTurn, match="Bob's turn"):
         await service.draw(game.id, ALICE, tiles("8K"))
@@ -238,12 +242,12 @@ async def test_a_draw_may_be_told_for_the_player_and_out_of_turn(service: GameSe
     await service.join(game.id, CAROL, "Carol")
     told = await service.draw(game.id, BOB, player=ALICE)  # Bob tells the group that Alice drew
     assert told.state.turn == BOB and size_of(told.state, ALICE) == 15
-    last = (await service.history(game.id))[-1]
+    last = (await history(service, game.id))[-1]
     assert last.user_id == BOB and last.detail == {"tiles": 1, "player": ALICE}
     await refused(service, game, e.NotYourTurn, "Bob's turn", service.draw(game.id, CAROL))
     late = await service.draw(game.id, CAROL, out_of_turn=True)
     assert late.skipped == (BOB,) and late.state.turn == ALICE  # said, never silent
-    assert (await service.history(game.id))[-1].detail["skipped"] == [BOB]
+    assert (await history(service, game.id))[-1].detail["skipped"] == [BOB]
 
 
 # --- the table ---------------------------------------------------------------------------------------
@@ -287,7 +291,7 @@ async def test_set_table_against_your_rack(service: GameService, game: GameState
 async def test_add_sets_records_a_play_from_the_players_rack(service: GameService, game: GameState) -> None:
     await service.set_table(game.id, ALICE, table("6R 7R 8R"))
     await service.set_rack(game.id, ALICE, tiles("10B 11B 12B 9R 4K"))
-    played = await service.add_sets(game.id, ALICE, table("10-12B"), player=ALICE)
+    played = await add_sets(service, game.id, ALICE, table("10-12B"), player=ALICE)
     assert [str(t) for t in played.placed] == ["10B", "11B", "12B"]
     assert played.by == ALICE and not played.rack_short and not played.skipped and not played.won
     assert not played.added and played.trimmed == ()
@@ -298,9 +302,9 @@ async def test_add_sets_records_a_play_from_the_players_rack(service: GameServic
     assert alice.rack_size == 2
     assert state.turn == BOB
     assert state.adding is not None and state.adding.player == ALICE  # she may add to it until Bob acts
-    history = await service.history(game.id)
-    assert history[-1].kind is EventKind.PLAY_RECORDED
-    assert history[-1].detail == {"placed": ["10B", "11B", "12B"], "player": ALICE}
+    events = await history(service, game.id)
+    assert events[-1].kind is EventKind.PLAY_RECORDED
+    assert events[-1].detail == {"placed": ["10B", "11B", "12B"], "player": ALICE}
 
 
 async def test_record_play_may_rearrange_the_table(service: GameService, game: GameState) -> None:
@@ -352,7 +356,7 @@ async def test_a_play_puts_something_down(service: GameService, game: GameState)
     await refused(
         service, game, e.NothingPlayed, "no tile was put down", service.record_play(game.id, ALICE, table("3-6R"))
     )
-    await refused(service, game, e.NothingPlayed, "/table", service.add_sets(game.id, ALICE, []))
+    await refused(service, game, e.NothingPlayed, "/table", add_sets(service, game.id, ALICE, []))
 
 
 async def test_a_play_the_stored_rack_lacks_is_refused_from_its_owner_and_forgets_it_from_another(
@@ -360,49 +364,49 @@ async def test_a_play_the_stored_rack_lacks_is_refused_from_its_owner_and_forget
 ) -> None:
     await service.set_rack(game.id, ALICE, tiles("10B 11B 5K 9O"))
     # her own word against her own rack: one of them is wrong, and nothing is recorded
-    await refused(service, game, e.RackLacks, "does not hold 12B", service.add_sets(game.id, ALICE, table("10-12B")))
+    await refused(service, game, e.RackLacks, "does not hold 12B", add_sets(service, game.id, ALICE, table("10-12B")))
     # recorded by Bob, who cannot see her rack: the table is the truth, and her rack is asked for again
-    played = await service.add_sets(game.id, BOB, table("10-12B"), player=ALICE)
+    played = await add_sets(service, game.id, BOB, table("10-12B"), player=ALICE)
     assert layout(played.state) == ["10B 11B 12B"]
     assert [str(t) for t in played.rack_short] == ["12B"] and not played.won
     alice = played.state.player(ALICE)
     assert alice is not None and alice.rack == () and alice.rack_size == 1 and not alice.rack_known
     await refused(
-        service, game, e.NotAPlayer, "not playing", service.add_sets(game.id, ALICE, table("1-3B"), player=CAROL)
+        service, game, e.NotAPlayer, "not playing", add_sets(service, game.id, ALICE, table("1-3B"), player=CAROL)
     )
-    await refused(service, game, e.NotAPlayer, "not playing", service.add_sets(game.id, CAROL, table("1-3B")))
+    await refused(service, game, e.NotAPlayer, "not playing", add_sets(service, game.id, CAROL, table("1-3B")))
 
 
 async def test_a_play_checks_its_sets(service: GameService, game: GameState) -> None:
     bad = TileSet.run(Colour.RED, 12, length=2)  # built by hand: no parser stood in the way
-    await refused(service, game, e.InvalidTable, "set 1", service.add_sets(game.id, ALICE, [bad]))
+    await refused(service, game, e.InvalidTable, "set 1", add_sets(service, game.id, ALICE, [bad]))
 
 
 async def test_a_play_out_of_turn_is_refused_until_recorded_as_such(service: GameService, game: GameState) -> None:
     await service.join(game.id, CAROL, "Carol")
     await service.set_rack(game.id, CAROL, tiles("11-13K 1R"))
     with pytest.raises(e.NotYourTurn, match="Alice's turn") as why:
-        await service.add_sets(game.id, CAROL, table("11-13K"))
+        await add_sets(service, game.id, CAROL, table("11-13K"))
     assert why.value.turn == ALICE
-    played = await service.add_sets(game.id, CAROL, table("11-13K"), out_of_turn=True)
+    played = await add_sets(service, game.id, CAROL, table("11-13K"), out_of_turn=True)
     assert played.skipped == (ALICE, BOB)  # said, never silent
     assert played.state.turn == ALICE  # after Carol (who played) comes Alice again
-    assert (await service.history(game.id))[-1].detail["skipped"] == [ALICE, BOB]
+    assert (await history(service, game.id))[-1].detail["skipped"] == [ALICE, BOB]
 
 
 async def test_a_first_play_must_be_an_opening(service: GameService, game: GameState) -> None:
     await service.set_table(game.id, ALICE, table("3-5R"))
-    await refused(service, game, e.NotAnOpening, "27 of 30", service.add_sets(game.id, ALICE, table("8-10O")))
+    await refused(service, game, e.NotAnOpening, "27 of 30", add_sets(service, game.id, ALICE, table("8-10O")))
     await refused(
         service, game, e.NotAnOpening, "may not change", service.record_play(game.id, ALICE, table("3-6R | 10-12O"))
     )
-    played = await service.add_sets(game.id, ALICE, table("8-10O"), opening_waived=True)  # the house rule
+    played = await add_sets(service, game.id, ALICE, table("8-10O"), opening_waived=True)  # the house rule
     alice = played.state.player(ALICE)
     assert alice is not None and alice.melded
 
 
 async def test_a_joker_counts_as_its_tile_in_an_opening(service: GameService, game: GameState) -> None:
-    played = await service.add_sets(game.id, ALICE, table("9O J 11O"))
+    played = await add_sets(service, game.id, ALICE, table("9O J 11O"))
     alice = played.state.player(ALICE)
     assert alice is not None and alice.melded
 
@@ -410,12 +414,12 @@ async def test_a_joker_counts_as_its_tile_in_an_opening(service: GameService, ga
 async def test_a_play_may_come_in_two_messages_as_one_turn(service: GameService, game: GameState) -> None:
     await service.join(game.id, CAROL, "Carol")
     await service.set_rack(game.id, ALICE, tiles("10R 11R 12R 5B 5K 5O 1K 13R"))
-    first = await service.add_sets(game.id, ALICE, table("10-12R"))
+    first = await add_sets(service, game.id, ALICE, table("10-12R"))
     assert first.state.turn == BOB and not first.added
-    second = await service.add_sets(game.id, ALICE, table("5B 5K 5O"))  # before Bob acts: the same turn
+    second = await add_sets(service, game.id, ALICE, table("5B 5K 5O"))  # before Bob acts: the same turn
     assert second.added and not second.skipped and second.state.turn == BOB
     assert rack_of(second.state, ALICE) == "13R 1K" and layout(second.state) == ["10R 11R 12R", "5B 5K 5O"]
-    assert [ev.kind for ev in await service.history(game.id)][-2:] == [EventKind.PLAY_RECORDED] * 2
+    assert [ev.kind for ev in await history(service, game.id)][-2:] == [EventKind.PLAY_RECORDED] * 2
     await service.draw(game.id, BOB)  # Bob acts: her turn is over
     late = service.record_play(game.id, ALICE, table("10-13R | 5B 5K 5O"))
     await refused(service, game, e.NotYourTurn, "Carol's turn", late)
@@ -423,19 +427,19 @@ async def test_a_play_may_come_in_two_messages_as_one_turn(service: GameService,
 
 async def test_laying_the_last_tile_wins_and_waits_for_the_other_racks(service: GameService, game: GameState) -> None:
     await service.set_rack(game.id, ALICE, tiles("10R 11R 12R"))
-    played = await service.add_sets(game.id, ALICE, table("10-12R"))
+    played = await add_sets(service, game.id, ALICE, table("10-12R"))
     state = played.state
     assert played.won and state.finish is Finish.OUT and state.winner == ALICE
     assert state.running and not state.playing and state.turn is None and state.adding is None
     await refused(
-        service, game, e.GameFinished, "tiles left on your rack", service.add_sets(game.id, BOB, table("1-3O"))
+        service, game, e.GameFinished, "tiles left on your rack", add_sets(service, game.id, BOB, table("1-3O"))
     )
     await refused(service, game, e.GameFinished, "tiles left on your rack", service.draw(game.id, BOB))
     declared = await service.declare(game.id, BOB, tiles("5B J"))  # Bob's rack: the last one, so it is scored
     after = declared.state
     assert after.status is GameStatus.ENDED and after.winner == ALICE
     assert [(p.user_id, p.score) for p in after.players] == [(ALICE, 35), (BOB, -35)]
-    assert (await service.history(game.id))[-1].kind is EventKind.RACK_DECLARED
+    assert (await history(service, game.id))[-1].kind is EventKind.RACK_DECLARED
 
 
 async def test_mark_melded_only_in_a_private_game(service: GameService, game: GameState) -> None:
@@ -452,7 +456,7 @@ async def test_mark_melded_only_in_a_private_game(service: GameService, game: Ga
 async def test_draws_go_round_skipping_who_left(service: GameService, game: GameState) -> None:
     await service.join(game.id, CAROL, "Carol")
     assert (await service.draw(game.id, ALICE)).state.turn == BOB
-    await service.leave(game.id, CAROL)
+    await leave(service, game.id, CAROL)
     assert (await service.draw(game.id, BOB)).state.turn == ALICE
     await refused(service, game, e.NotYourTurn, "Alice's turn", service.draw(game.id, BOB))
     assert (await service.draw(game.id, BOB, out_of_turn=True)).state.turn == ALICE
@@ -471,10 +475,10 @@ async def test_on_an_empty_pool_a_turn_is_a_pass_and_a_round_of_passes_ends_the_
     await refused(service, game, e.PoolEmpty, "the pool is empty", service.draw(game.id, ALICE, tiles("7K")))
     first = await service.pass_turn(game.id, ALICE)
     assert first.passed and first.count == 0 and first.state.turn == BOB and first.state.passes == 1
-    assert (await service.history(game.id))[-1].kind is EventKind.TURN_PASSED
+    assert (await history(service, game.id))[-1].kind is EventKind.TURN_PASSED
     second = await service.draw(game.id, BOB)  # "I drew" on an empty pool is a pass too
     assert second.passed and second.state.passes == 2
-    assert (await service.history(game.id))[-1].kind is EventKind.TURN_PASSED
+    assert (await history(service, game.id))[-1].kind is EventKind.TURN_PASSED
     third = await service.pass_turn(game.id, CAROL)
     state = third.state
     assert state.finish is Finish.BLOCKED and state.turn is None and state.running  # nobody can play on
@@ -491,7 +495,7 @@ async def test_a_play_resets_the_passes(service: GameService, game: GameState) -
     await service.set_rack(game.id, BOB, tiles("1R 2R 3R 9K"))
     await empty_pool(service, game.id, ALICE)
     assert (await service.pass_turn(game.id, ALICE)).state.passes == 1
-    played = await service.add_sets(game.id, BOB, table("1-3R"))
+    played = await add_sets(service, game.id, BOB, table("1-3R"))
     assert played.state.passes == 0 and played.state.playing
 
 
@@ -535,7 +539,7 @@ async def test_apply_suggestion_changes_table_and_rack_together(service: GameSer
     assert played.state.turn == BOB
     alice = played.state.player(ALICE)
     assert alice is not None and alice.tiles_played == 5
-    assert (await service.history(ready.id))[-1].kind is EventKind.SUGGESTION_APPLIED
+    assert (await history(service, ready.id))[-1].kind is EventKind.SUGGESTION_APPLIED
 
 
 async def test_a_suggestion_that_empties_the_rack_wins(service: GameService, ready: GameState) -> None:
@@ -617,6 +621,6 @@ async def test_a_group_play_typed_with_the_rack_left_sets_that_rack(service: Gam
     assert rack_of(played.state, ALICE) == "1R 2R 5K" and size_of(played.state, ALICE) == 3
     assert played.state.pool == 106 - 3 - 3 - 14
     # the play and the rack are one change: one event, undone at once
-    assert [ev.kind for ev in await service.history(game.id)][-1:] == [EventKind.PLAY_RECORDED]
+    assert [ev.kind for ev in await history(service, game.id)][-1:] == [EventKind.PLAY_RECORDED]
     undone = (await service.undo(game.id, ALICE)).state
     assert rack_of(undone, ALICE) == "10B 11B 5K" and undone.table == ()

@@ -13,7 +13,7 @@ from bot.game import EventKind, Finish, GameStatus
 from bot.game import errors as e
 from bot.game.undoing import undo_choice
 from bot.storage import GameService
-from tests.storage_support import ALICE, BOB, service_at, table, tiles, two_player_game
+from tests.storage_support import ALICE, BOB, add_sets, count_events, history, service_at, table, tiles, two_player_game
 
 
 @pytest.fixture
@@ -52,14 +52,14 @@ async def test_a_refused_change_keeps_its_question(service: GameService) -> None
 async def test_undo_offers_your_own_change_and_a_later_public_one(service: GameService) -> None:
     game = await two_player_game(service)
     await service.set_rack(game.id, BOB, tiles("1B 2B"))
-    await service.add_sets(game.id, ALICE, table("10-12R"))
-    history = await service.history(game.id)
-    choice = undo_choice(history, BOB)
+    await add_sets(service, game.id, ALICE, table("10-12R"))
+    events = await history(service, game.id)
+    choice = undo_choice(events, BOB)
     assert choice.mine is not None and choice.mine.kind.value == "rack_set"
     assert choice.theirs is not None and choice.theirs.kind.value == "play_recorded"
     # Bob's rack is never someone else's to undo
-    assert undo_choice(history, ALICE).mine is not None
-    assert undo_choice(history, ALICE).theirs is None
+    assert undo_choice(events, ALICE).mine is not None
+    assert undo_choice(events, ALICE).theirs is None
     await service.undo(game.id, BOB)  # his own: the rack, though a play came after it
     bob = (await service.game(game.id)).player(BOB)
     assert bob is not None and bob.rack == ()
@@ -77,10 +77,10 @@ async def test_a_rack_a_draw_or_a_table_answers_its_question_once(service: GameS
 
     for what, answer in (("rack", "Changed"), ("draw", "Drawn"), ("table", "Changed")):
         token = await service.ask(game.id, ALICE, "photo", {})
-        before = await service.count_events(game.id)
+        before = await count_events(service, game.id)
         answers = await asyncio.gather(change(what, token), change(what, token), return_exceptions=True)
         assert sorted(type(a).__name__ for a in answers) == ["AlreadyAnswered", answer]
-        assert await service.count_events(game.id) == before + 1  # stored once
+        assert await count_events(service, game.id) == before + 1  # stored once
     state = await service.game(game.id)
     alice = state.player(ALICE)
     assert alice is not None and [str(t) for t in alice.rack] == ["1B", "2B", "5K"]
@@ -95,7 +95,7 @@ async def test_the_end_and_the_racks_told_for_it_answer_their_questions_once(ser
     )
     assert sorted(type(a).__name__ for a in stops) == ["AlreadyAnswered", "GameState"]
     state = await service.game(game.id)
-    kinds = [ev.kind for ev in await service.history(game.id)]
+    kinds = [ev.kind for ev in await history(service, game.id)]
     assert state.finish is Finish.STOPPED and state.running  # stopped once, not closed by the second tap
     assert kinds.count(EventKind.GAME_STOPPED) == 1 and EventKind.GAME_ENDED not in kinds
     for user, rack in ((ALICE, "1R 2R"), (BOB, "13K")):

@@ -23,6 +23,8 @@ from tests.storage_support import (
     CAROL,
     GROUP,
     empty_pool,
+    history,
+    leave,
     melded,
     service_at,
     sqlite_url,
@@ -75,7 +77,7 @@ def opening() -> Solution:
 Change = Callable[[GameService, int], Awaitable[object]]
 CHANGES: dict[EventKind, Change] = {
     EventKind.PLAYER_JOINED: lambda s, g: s.join(g, CAROL, "Carol"),
-    EventKind.PLAYER_LEFT: lambda s, g: s.leave(g, ALICE),
+    EventKind.PLAYER_LEFT: lambda s, g: leave(s, g, ALICE),
     EventKind.RACK_SET: lambda s, g: s.set_rack(g, ALICE, tiles("13K")),
     EventKind.TILES_DRAWN: lambda s, g: s.draw(g, ALICE, tiles("12O 12O")),
     EventKind.TILES_NAMED: lambda s, g: s.draw(g, ALICE, tiles("8B")),
@@ -113,7 +115,7 @@ async def test_undo_takes_each_kind_of_change_back(service: GameService, game: G
     await CHANGES[kind](service, game.id)
     changed = await service.game(game.id)
     assert not same(changed, before)
-    assert (await service.history(game.id))[-1].kind is kind
+    assert (await history(service, game.id))[-1].kind is kind
 
     undone = await service.undo(game.id, UNDOER.get(kind, ALICE))
 
@@ -121,7 +123,7 @@ async def test_undo_takes_each_kind_of_change_back(service: GameService, game: G
     assert same(undone.state, before)
     assert same(await service.game(game.id), before)
     assert undone.state.version == changed.version + 1
-    last = (await service.history(game.id))[-1]
+    last = (await history(service, game.id))[-1]
     assert last.kind is EventKind.UNDONE and last.undoes == undone.event.id
 
 

@@ -24,7 +24,7 @@ import pytest
 from bot.game import GameState
 from bot.storage import GameService, open_database
 from solver import STANDARD, TileSet
-from tests.storage_support import ALICE, GROUP, migrated
+from tests.storage_support import ALICE, GROUP, add_sets, count_events, migrated
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = STANDARD.replace(copies=4, initial_meld=0)  # every small run is a play, opening or not
@@ -33,6 +33,7 @@ DELAYS = (0.0, 0.002, 0.004, 0.001)  # seconds from a write's start to the kill,
 WRITER = """
 import asyncio, sys
 from bot.storage import GameService, open_database
+from tests.storage_support import add_sets
 from tests.test_storage_crash import ALICE, SETS
 
 async def main(url: str, game_id: int) -> None:
@@ -41,7 +42,7 @@ async def main(url: str, game_id: int) -> None:
     start = len((await service.game(game_id)).table)
     for i in range(start, len(SETS)):
         print("begin", i, flush=True)
-        await service.add_sets(game_id, ALICE, [SETS[i]], player=ALICE)
+        await add_sets(service, game_id, ALICE, [SETS[i]], player=ALICE)
         print("done", i, flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
@@ -65,7 +66,7 @@ async def read_state(url: str, game_id: int) -> tuple[GameState, int]:
     db = open_database(url)
     try:
         service = GameService(db)
-        return await service.game(game_id), await service.count_events(game_id)
+        return await service.game(game_id), await count_events(service, game_id)
     finally:
         await db.dispose()
 
@@ -134,7 +135,7 @@ def test_a_killed_writer_leaves_exactly_its_commits(tmp_path: Path) -> None:
     async def one_more() -> GameState:
         db = open_database(url)
         try:
-            return (await GameService(db).add_sets(game.id, ALICE, [SETS[len(committed)]], player=ALICE)).state
+            return (await add_sets(GameService(db), game.id, ALICE, [SETS[len(committed)]], player=ALICE)).state
         finally:
             await db.dispose()
 

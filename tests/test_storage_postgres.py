@@ -27,7 +27,7 @@ from bot.storage.models import Base
 from solver import STANDARD, TileSet
 from solver.tiles import Tile
 from tests.postgres_support import throwaway_postgres
-from tests.storage_support import ALICE, BOB, table, tiles
+from tests.storage_support import ALICE, BOB, add_sets, count_events, game_by_invite, table, tiles
 
 MANY = STANDARD.replace(copies=4, initial_meld=0)  # every small run is a play, opening or not
 
@@ -81,12 +81,12 @@ async def test_a_whole_game_on_postgres(service: GameService) -> None:
         await service.new_game(chat, BOB)
     await service.join(game.id, BOB, "Bob")
     # every read a message makes: the group's game, and from Bob's private chat the group game it is linked to
-    assert (await service.game_by_invite(game.invite)).id == game.id
+    assert (await game_by_invite(service, game.invite)).id == game.id
     await service.tie_by_invite(BOB, game.invite)
     assert (await service.game_for(chat, BOB, private=False)).id == game.id
     assert (await service.game_for(BOB, BOB, private=True)).id == game.id
     await service.set_rack(game.id, ALICE, tiles("10R 11R 12R 9K J"))
-    played = await service.add_sets(game.id, ALICE, table("10-12R"), player=ALICE)
+    played = await add_sets(service, game.id, ALICE, table("10-12R"), player=ALICE)
     assert [str(s) for s in played.state.table] == ["10R 11R 12R"] and played.state.turn == BOB
     theirs = (await service.undo_choice(game.id, BOB)).theirs
     assert theirs is not None
@@ -124,9 +124,9 @@ async def test_fifty_writers_from_two_engines_on_postgres(migrated: str) -> None
         sets = [TileSet.run(c, s, length=3) for _ in range(4) for c in MANY.colour_order for s in (1, 4, 7, 10)][:50]
         # her rack told whole: every run, and a joker she keeps (no play of hers is her last)
         game = (await services[0].set_rack(game.id, ALICE, [*(t for s in sets for t in s.tiles), Tile()])).state
-        await asyncio.gather(*(services[i % 2].add_sets(game.id, ALICE, [s]) for i, s in enumerate(sets)))
+        await asyncio.gather(*(add_sets(services[i % 2], game.id, ALICE, [s]) for i, s in enumerate(sets)))
         final = await services[1].game(game.id)
-        events = await services[0].count_events(game.id)
+        events = await count_events(services[0], game.id)
     finally:
         await asyncio.gather(*(db.dispose() for db in dbs))
     assert Counter(str(s) for s in final.table) == Counter(str(s) for s in sets)
