@@ -17,13 +17,14 @@ from bot.coach.grade import Grade, best_for, grade_play, grade_turn, review
 from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks, coach
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
 from bot.telegram.handlers.racks import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
+from bot.telegram.tapping import tap
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, spoken
@@ -35,12 +36,8 @@ from solver.text import N_
 
 @guarded
 async def how_did_i_do(update: Update, context: BotContext) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_how_did(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(STALE)
+    tapping = tap(update, callbacks.parse_how_did)
+    query, chat, user, tapped = tapping.query, tapping.chat, tapping.user, tapping.data
     d = context.deps
     kept = await coach.kept_turns(d, tapped.token)
     if kept is None or kept.user_id != user.id:
@@ -71,12 +68,8 @@ async def how_did_i_do(update: Update, context: BotContext) -> None:
 
 @guarded
 async def review_button(update: Update, context: BotContext) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    game_id = callbacks.parse_review(query.data, kind_of(chat))
-    if game_id is None:
-        raise RummikubError(STALE)
+    tapping = tap(update, callbacks.parse_review)
+    query, user, game_id = tapping.query, tapping.user, tapping.data
     state = context.game = await context.deps.service.game(game_id)
     if state.player(user.id) is None:
         raise RummikubError(STALE)

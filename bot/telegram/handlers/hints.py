@@ -17,9 +17,8 @@ from bot.coach.hints import hint
 from bot.game import GameState, PlayerState
 from bot.game.errors import StaleSuggestion
 from bot.game.plays import opening_due
-from bot.game.seats import ensure_running
 from bot.telegram import callbacks, coach
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, seat_of, speaker
@@ -27,6 +26,7 @@ from bot.telegram.handlers.racks import private_only
 from bot.telegram.handlers.solving import present, solve_args, tiles_of
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say
+from bot.telegram.tapping import seated_at, tap
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, spoken
@@ -76,19 +76,13 @@ async def solved(context: BotContext, state: GameState, me: PlayerState) -> Solu
 @guarded
 async def hint_button(update: Update, context: BotContext) -> None:
     """A hint's button: the level it names, from the answer kept under its token, if the position is the same."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_hint(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(STALE)
+    tapping = tap(update, callbacks.parse_hint)
+    query, user, tapped = tapping.query, tapping.user, tapping.data
     d = context.deps
     kept = await coach.kept_hint(d, tapped.token)
     if kept is None or kept.user_id != user.id:
         raise RummikubError(STALE)
-    state = context.game = await d.service.game(kept.game_id)
-    ensure_running(state)
-    me = seat_of(state, user)
+    state, me = await seated_at(context, kept.game_id, user)
     solution = coach.hinted(kept, state, me)
     if solution is None:
         raise StaleSuggestion(words.HINT_STALE)

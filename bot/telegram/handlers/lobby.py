@@ -19,6 +19,7 @@ from bot.telegram.games import current_game, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.sending import say
+from bot.telegram.tapping import tap
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.help import help_buttons, help_text
@@ -265,12 +266,8 @@ def _game_title(state: GameState, private_chat: int) -> str:
 @guarded
 async def switch_game(update: Update, context: BotContext) -> None:
     """A /games button: this private chat now answers for that game (until the next switch, or its end)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    game_id = callbacks.parse_switch(query.data, kind_of(chat))
-    if game_id is None:
-        raise RummikubError(N_("This button works only in our private chat"))
+    tapping = tap(update, callbacks.parse_switch, stale=N_("This button works only in our private chat"))
+    query, chat, user, game_id = tapping.query, tapping.chat, tapping.user, tapping.data
     state = await context.service.tie(user.id, game_id)
     await query.answer()
     name = _game_title(state, chat.id)

@@ -15,14 +15,13 @@ from telegram.error import BadRequest
 from bot.game.errors import AlreadyAnswered
 from bot.storage.service import Question
 from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.didyoumean import MEANT, meant_answered
 from bot.telegram.drawing import DRAW, draw_answered
 from bot.telegram.errors import guarded
-from bot.telegram.games import speaker
 from bot.telegram.handlers import lobby, photos, solving, table
 from bot.telegram.plays import PLAY, play_answered
+from bot.telegram.tapping import tap
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -43,15 +42,11 @@ FEATURES: dict[str, Answered] = {
 
 @guarded
 async def answered(update: Update, context: BotContext) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tap = callbacks.parse_answer(query.data, kind_of(chat))
-    if tap is None:
-        raise RummikubError(texts.STALE_BUTTON)
+    tapping = tap(update, callbacks.parse_answer)
+    query, chat, user, answer = tapping.query, tapping.chat, tapping.user, tapping.data
     service = context.service
     try:
-        question = await service.question(tap.token)
+        question = await service.question(answer.token)
     except AlreadyAnswered:
         raise RummikubError(N_("This question was already answered")) from None
     context.game = await service.game(question.game_id)
@@ -59,11 +54,11 @@ async def answered(update: Update, context: BotContext) -> None:
         raise RummikubError(texts.STALE_BUTTON)
     if user.id not in question.payload.get("may_answer", []):
         raise RummikubError(N_("This question is not yours to answer"))
-    if tap.option is None:
-        await service.drop_question(tap.token)
+    if answer.option is None:
+        await service.drop_question(answer.token)
         await query.answer(_("Cancelled: nothing was recorded."))
     else:
-        await FEATURES[question.kind](update, context, question, tap.option)
+        await FEATURES[question.kind](update, context, question, answer.option)
         await query.answer()
     if isinstance(query.message, Message):  # the question is answered: its buttons go
         with contextlib.suppress(BadRequest):

@@ -9,7 +9,7 @@ from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks
 from bot.telegram import parsing as typed
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
@@ -18,7 +18,8 @@ from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.work import scores_picture
 from bot.telegram.sending import photo_coming, show
-from bot.telegram.words import keyboard, replies, scores, texts
+from bot.telegram.tapping import tap
+from bot.telegram.words import keyboard, replies, scores
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -58,12 +59,8 @@ async def _game(context: BotContext, update: Update) -> GameState:
 @guarded
 async def game_button(update: Update, context: BotContext) -> None:
     """The end's buttons in a group: my rack as you have it, the scores, a new game with the same players."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_game_button(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(texts.STALE_BUTTON)
+    tapping = tap(update, callbacks.parse_game_button)
+    query, chat, user, tapped = tapping.query, tapping.chat, tapping.user, tapping.data
     service = context.service
     state = context.game = await service.game(tapped.game_id)
     if tapped.action == callbacks.RACK_LEFT:

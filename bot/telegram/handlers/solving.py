@@ -38,6 +38,7 @@ from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import Answer, answer_for, shown, solve_position
 from bot.telegram.sending import label, photo_coming, say, show
 from bot.telegram.suggestions import SHOWN, fingerprint
+from bot.telegram.tapping import game_tap
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
@@ -222,18 +223,10 @@ async def solve_command(update: Update, context: BotContext) -> None:
 @guarded
 async def other_objective(update: Update, context: BotContext) -> None:
     """The "Most points instead" / "Most tiles instead" button: solve again for the other goal."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    _chat, user = speaker(update)
-    tapped = callbacks.parse_other_objective(query.data, kind_of(speaker(update)[0]))
-    if tapped is None:
-        raise RummikubError(texts.STALE_BUTTON)
-    game_id, code = tapped.game_id, tapped.objective
-    state = context.game = await context.service.game(int(game_id))
-    ensure_running(state)
-    me = seat_of(state, user)
-    await query.answer()
-    objective = replies.objective_of(code)
+    tap = await game_tap(update, context, callbacks.parse_other_objective)
+    state, me = tap.state, tap.me
+    await tap.query.answer()
+    objective = replies.objective_of(tap.data.objective)
     shown = Objective.TILES if objective is Objective.POINTS else Objective.POINTS
     await send_answer(update, context, state, me, objective, instead_of=shown)
 
@@ -241,17 +234,10 @@ async def other_objective(update: Update, context: BotContext) -> None:
 @guarded
 async def melded_instead(update: Update, context: BotContext) -> None:
     """ "I have melded: play onto the table": the meld is noted, and the play onto the table is shown."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_melded_instead(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(texts.STALE_BUTTON)
+    tap = await game_tap(update, context, callbacks.parse_melded_instead)
+    user, tapped, state = tap.user, tap.data, tap.state
     d = context.deps
-    state = context.game = await d.service.game(int(tapped.game_id))
-    ensure_running(state)
-    seat_of(state, user)
-    await query.answer(replies.melded_noted())
+    await tap.query.answer(replies.melded_noted())
     state = context.game = await d.service.mark_melded(state.id, user.id)
     await send_answer(update, context, state, seat_of(state, user), replies.objective_of(tapped.objective))
 
@@ -263,17 +249,9 @@ SUGGESTION = "suggestion"
 async def played_this(update: Update, context: BotContext) -> None:
     """ "I played this": the suggestion goes onto the game; a group sees the play, never the rack. On someone
     else's turn the bot asks first (the turns in between are passed over, and said so)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_played_this(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(texts.STALE_BUTTON)
-    game_id, code, stamp = tapped.game_id, tapped.objective, tapped.stamp
-    d = context.deps
-    state = context.game = await d.service.game(int(game_id))
-    ensure_running(state)
-    me = seat_of(state, user)
+    tap = await game_tap(update, context, callbacks.parse_played_this)
+    query, chat, user, state, me = tap.query, tap.chat, tap.user, tap.state, tap.me
+    code, stamp = tap.data.objective, tap.data.stamp
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:  # a stale suggestion is said before anything is asked
         raise StaleSuggestion(N_("the table or your rack has changed since this suggestion; /solve again"))
