@@ -230,7 +230,7 @@ async def test_each_private_chat_keeps_its_own_game(tmp_path: Path) -> None:
 async def test_a_bug_is_logged_with_where_it_happened_and_the_chat_only_hears_sorry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import bot.telegram.handlers.table as table_module
+    import bot.telegram.table_steps as table_module
 
     def broken(*args: object, **kwargs: object) -> bytes:
         raise KeyError("a bug in the picture code")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import bot.telegram.handlers.table as table_module
+import bot.telegram.table_steps as table_module
 import solver.table as solver_table
 from tests.bot_support import ALICE, BOB, Session, melded, rack_of, session, tie_private_chat, tiles
 from tests.fake_bot_api import Call, Chat, User

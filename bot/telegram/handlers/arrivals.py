@@ -12,7 +12,7 @@ from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
-from bot.telegram.handlers.lobby import start_new
+from bot.telegram.starting import start_new
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError

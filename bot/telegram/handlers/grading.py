@@ -21,7 +21,7 @@ from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import speaker
-from bot.telegram.handlers.racks import private_only
+from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
 from bot.telegram.tapping import tap

@@ -18,12 +18,12 @@ from bot.game import GameState, PlayerState
 from bot.game.errors import StaleSuggestion
 from bot.game.plays import opening_due
 from bot.telegram import callbacks, coach
+from bot.telegram.answering import present, solve_args, tiles_of
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import present, solve_args, tiles_of
+from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say
 from bot.telegram.tapping import seated_at, tap

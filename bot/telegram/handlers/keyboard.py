@@ -16,12 +16,12 @@ from telegram.error import BadRequest
 from bot.game import GameState
 from bot.game.errors import AlreadyAnswered
 from bot.telegram import callbacks, notices
+from bot.telegram.answering import answer_with_best_play
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
 from bot.telegram.games import seat_of, speaker
-from bot.telegram.handlers.solving import answer_with_best_play
 from bot.telegram.keys import KEYS
 from bot.telegram.sending import label
 from bot.telegram.tapping import tap

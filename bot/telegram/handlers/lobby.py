@@ -19,13 +19,13 @@ from bot.telegram.games import current_game, name_of, seat_of, speaker
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.sending import say
+from bot.telegram.starting import as_the_chat, start_new
 from bot.telegram.tapping import tap
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.help import help_buttons, help_text
 from bot.telegram.words.language import _, n_
 from solver.errors import RummikubError
-from solver.rules import Rules
 from solver.text import N_
 
 
@@ -100,30 +100,6 @@ async def new(update: Update, context: BotContext) -> None:
     await start_new(update, context, rules, replace=running is not None)
 
 
-async def start_new(
-    update: Update, context: BotContext, rules: Rules, *, replace: bool, answering: str | None = None
-) -> None:
-    chat, user = speaker(update)
-    service = context.service
-    if is_group(chat):
-        anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)
-        state = await service.new_game(
-            chat.id, user.id, rules, join_as=None if anonymous else name_of(user), replace=replace,
-            title=chat.title, answering=answering,
-        )  # fmt: skip
-        if not anonymous:
-            await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
-        markup = replies.group_buttons(context.bot.username, state.invite, join=True)
-        first = "" if anonymous else _("{name} sits first.").format(name=name_of(user)) + " "
-        join = _("Tap Join to play; then tap My rack to set your rack in private.")
-        text = f"{rule_words.new_game(rules)}\n{first}{join}"
-        await context.bot.send_message(chat.id, text, reply_markup=markup)
-        return
-    state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
-    await service.tie(user.id, state.id)  # this chat now answers for the new game, not a group's
-    await context.bot.send_message(chat.id, f"{rule_words.new_game(rules)}\n{rule_words.send_rack(rules)}")
-
-
 async def new_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     await start_new(update, context, decode_rules(question.payload["rules"]), replace=True, answering=question.token)
 
@@ -133,11 +109,6 @@ ANONYMOUS = N_(
     "you are writing as the group (an anonymous admin), so I cannot tell you from the other admins; "
     "tap Join, or turn off Remain anonymous in your admin rights, to take a seat"
 )
-
-
-def as_the_chat(update: Update) -> bool:
-    """The message was sent in the chat's name (an anonymous admin, a channel): it has no player behind it."""
-    return update.message is not None and update.message.sender_chat is not None
 
 
 async def _join(update: Update, context: BotContext) -> GameState:

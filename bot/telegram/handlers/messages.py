@@ -13,18 +13,18 @@ from telegram import Update
 from bot.game.table import is_play
 from bot.telegram import didyoumean, notices
 from bot.telegram import parsing as typed
+from bot.telegram.answering import send_answer, start_solving
+from bot.telegram.asked import answer_question, not_understood
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, in_group_game, seat_of, speaker
-from bot.telegram.handlers.asked import answer_question, not_understood
-from bot.telegram.handlers.photos import ask_what_tiles
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import send_answer, start_solving
-from bot.telegram.handlers.table import change_shared_table, read_table_for, receive_table, show_table
 from bot.telegram.intents import intent_of
 from bot.telegram.parsing import MISSPELT_LABEL, fix_word, misspelt_keyword, parse_position
+from bot.telegram.privacy import private_only
 from bot.telegram.sending import say
+from bot.telegram.table_steps import change_shared_table, read_table_for, receive_table, show_table
+from bot.telegram.what_tiles import ask_what_tiles
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
 from bot.telegram.words.language import _

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,18 +29,19 @@ from bot.game.errors import NoGame
 from bot.game.tiles import table_key, table_tiles
 from bot.storage.service import Question
 from bot.telegram import notices
+from bot.telegram.answering import answer_with_best_play
 from bot.telegram.asking import ask
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.solving import answer_with_best_play
-from bot.telegram.handlers.table import receive_table
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps
 from bot.telegram.sending import say
+from bot.telegram.table_steps import receive_table
+from bot.telegram.what_tiles import DRAWN, FIX, PHOTO, PLAYED, RACK, TABLE
 from bot.telegram.words import photos as words
 from bot.telegram.words import replies, texts
 from bot.telegram.words.language import _
@@ -51,16 +51,11 @@ from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solve import arrange
 from solver.text import N_
-from solver.tiles import Tile
 from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
 
 log = logging.getLogger(__name__)
 
-#: the kind of question (``choices.kind``) a photo's reading waits as
-PHOTO = "photo"
-RACK, TABLE, DRAWN, PLAYED, FIX = "rack", "table", "drawn", "played", "fix"
 LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN, FIX: words.FIX}
-TYPED_LABELS = {RACK: N_("My rack"), TABLE: N_("The table"), DRAWN: N_("Tiles I drew")}
 #: the Bot API lets a bot fetch files of at most 20 MB
 FETCH_LIMIT_MB = 20
 _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)
@@ -259,19 +254,6 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
     await ask(
         context, chat, state, user.id, PHOTO, text, [_(LABELS[o]) for o in options], payload,
         may_answer=players, reply_to=update.message, html=True,
-    )  # fmt: skip
-
-
-async def ask_what_tiles(update: Update, context: BotContext, state: GameState, tiles: Sequence[Tile]) -> None:
-    """Typed bare tiles: the same question as a photo's reading (the tiles wait in the database, a double
-    tap stores them once, in any process)."""
-    _chat, user = speaker(update)
-    options = [RACK, DRAWN, TABLE]
-    payload: dict[str, Any] = {"tiles": encode_tiles(tiles), "sets": None, "loose": [], "options": options}
-    text = _("{tiles}: what are these tiles?").format(tiles=replies.tiles_text(tiles, state.rules))
-    await ask(
-        context, speaker(update)[0], state, user.id, PHOTO, text, [_(TYPED_LABELS[o]) for o in options], payload,
-        may_answer=[user.id], reply_to=update.message,
     )  # fmt: skip
 
 

@@ -8,9 +8,9 @@ from telegram import Update
 from bot.coach.simpler import simpler
 from bot.game.errors import StaleSuggestion
 from bot.telegram import callbacks
+from bot.telegram.answering import solution_now, tiles_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.handlers.solving import solution_now, tiles_of
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
 from bot.telegram.suggestions import fingerprint

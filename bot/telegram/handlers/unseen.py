@@ -16,13 +16,13 @@ from bot.coach.unseen import Probed, probe, probes, summarise, unseen_of
 from bot.game import GameState, PlayerState
 from bot.game.plays import opening_due
 from bot.telegram import callbacks
+from bot.telegram.answering import solve_args, tiles_of
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
 from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import solve_args, tiles_of
 from bot.telegram.limits import CAPTION_LIMIT
+from bot.telegram.privacy import private_only
 from bot.telegram.sending import photo_coming, show
 from bot.telegram.tapping import game_tap
 from bot.telegram.words.language import spoken

@@ -10,12 +10,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot.game import GameState
 from bot.telegram import callbacks
+from bot.telegram.answering import send_answer
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import send_answer
 from bot.telegram.intents import Intent
+from bot.telegram.privacy import private_only
 from bot.telegram.sending import say
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
