@@ -17,7 +17,6 @@ from bot.game.errors import AlreadyAnswered, NoTiles
 from bot.game.plays import opening_due
 from bot.telegram import coach, suggestions, tips
 from bot.telegram.context import BotContext
-from bot.telegram.games import speaker
 from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import Answer, solve_position
 from bot.telegram.sending import photo_coming, say, show
@@ -105,7 +104,7 @@ async def send_answer(
 ) -> None:
     """Solve (or take ``pending``, a solve already started for this position) and send the picture. Asked
     ``instead_of`` another objective, a play that is the same as the one shown says so rather than repeat it."""
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     async with photo_coming(context, chat):
         onto = onto_table(d, state, me, objective)

@@ -13,7 +13,7 @@ from bot.telegram import callbacks
 from bot.telegram.answering import send_answer
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.intents import Intent
 from bot.telegram.privacy import private_only
 from bot.telegram.sending import say
@@ -36,7 +36,7 @@ STEPS = {
 
 async def answer_question(update: Update, context: BotContext, intent: Intent) -> None:
     """Answer what ``intent`` asks, in this chat, with the game as stored."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     group = is_group(chat)
     if intent is Intent.HELP:
         await say(update, context, help_text(group=group), help_buttons())
@@ -50,7 +50,7 @@ async def answer_question(update: Update, context: BotContext, intent: Intent) -
         if me.rack:
             await send_answer(update, context, state, me, Objective.TILES)
         else:
-            await say(update, context, rule_words.send_rack(state.rules), next_steps(update, state))
+            await say(update, context, rule_words.send_rack(state.rules), next_steps(context, state))
         return
     if intent is Intent.TURN:
         await say(update, context, _whose_turn(state))
@@ -73,13 +73,13 @@ def _whose_turn(state: GameState) -> str:
 
 async def not_understood(update: Update, context: BotContext, state: GameState | None) -> None:
     """A short answer, and the two likeliest next steps as buttons."""
-    await say(update, context, _(texts.NOT_UNDERSTOOD), next_steps(update, state))
+    await say(update, context, _(texts.NOT_UNDERSTOOD), next_steps(context, state))
 
 
-def next_steps(update: Update, state: GameState | None) -> InlineKeyboardMarkup:
+def next_steps(context: BotContext, state: GameState | None) -> InlineKeyboardMarkup:
     """The two likeliest next steps: in private, tapping the rack in (none yet) or the best play (a rack known);
     in a group, a new game (none on) or the table."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         names = ["status", "help"] if state is not None and state.running else ["new", "help"]
     else:

@@ -9,7 +9,6 @@ from telegram.error import TelegramError
 
 from bot.game.errors import NoGame
 from bot.telegram.context import BotContext
-from bot.telegram.games import speaker
 from bot.telegram.words import replies, texts
 from bot.telegram.words.language import _
 from solver.text import N_
@@ -22,7 +21,7 @@ async def private_only(update: Update, context: BotContext, *, holds_tiles: bool
 
     ``holds_tiles``: the message itself names rack tiles (so it is better deleted from the group).
     """
-    chat, _user = speaker(update)
+    chat = context.where
     message = update.message
     if message is not None and holds_tiles:
         try:

@@ -7,7 +7,7 @@ from telegram import Update
 
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import name_of, speaker
+from bot.telegram.games import name_of
 from bot.telegram.words import replies
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
@@ -17,7 +17,7 @@ from solver.rules import Rules
 async def start_new(
     update: Update, context: BotContext, rules: Rules, *, replace: bool, answering: str | None = None
 ) -> None:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     service = context.service
     if is_group(chat):
         anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)

@@ -15,7 +15,7 @@ from bot.telegram import parsing as typed
 from bot.telegram.answering import send_answer
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, name_of, seat_of, speaker
+from bot.telegram.games import in_group_game, name_of, seat_of
 from bot.telegram.parsing import fix_word
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.work import table_picture
@@ -45,7 +45,7 @@ async def read_table_for(context: BotContext, text: str, state: GameState) -> li
 
 async def show_table(update: Update, context: BotContext, state: GameState, caption: str) -> None:
     """The table's picture in this chat: with the viewer's rack below in private, never in a group."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     rack: Sequence[Tile] | None = None
     if not is_group(chat):
         me = state.player(user.id)
@@ -81,7 +81,7 @@ async def receive_table(
     gone), or dropped when nothing changes. ``then_solve``: on a player's own table, with their rack known,
     the answer is their best play (which shows the table) rather than the table alone.
     """
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     fix, text = fix_word(text)
     if not text:
         raise RummikubError(N_("write the whole table after /table fix, like /table fix 6R 7R 8R | 7K 7O 7R"))
@@ -122,7 +122,7 @@ async def change_shared_table(
     caller answers), the group still does. ``rack_after``: the speaker's rack as typed with this table.
     ``answering``: see ``receive_table``.
     """
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if not fix:  # the core's rule: every tile on the table stays there (checked again under the game's lock)
         check_kept(state, sets)
     placed = table_tiles(sets) - table_tiles(state.table)

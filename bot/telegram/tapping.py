@@ -14,7 +14,7 @@ from bot.game import GameState, PlayerState
 from bot.game.seats import ensure_running
 from bot.telegram.chats import ChatKind, kind_of
 from bot.telegram.context import BotContext
-from bot.telegram.games import seat_of, speaker
+from bot.telegram.games import seat_of
 from bot.telegram.words.texts import STALE_BUTTON
 from solver.errors import RummikubError
 
@@ -48,12 +48,14 @@ class GameTap(Tap[G]):
     me: PlayerState
 
 
-def tap(update: Update, parse: Callable[[str, ChatKind], P | None], *, stale: str = STALE_BUTTON) -> Tap[P]:
+def tap(
+    update: Update, context: BotContext, parse: Callable[[str, ChatKind], P | None], *, stale: str = STALE_BUTTON
+) -> Tap[P]:
     """The button's data, parsed by ``parse`` for the kind of chat it was tapped in; data ``parse`` does not
     know is ``stale`` (said to the tapper)."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     data = parse(query.data, kind_of(chat))
     if data is None:
         raise RummikubError(stale)
@@ -75,7 +77,7 @@ async def game_tap(
     update: Update, context: BotContext, parse: Callable[[str, ChatKind], G | None], *, running: bool = True
 ) -> GameTap[G]:
     """``tap`` and ``seated_at`` for a button whose data names its game."""
-    found = tap(update, parse)
+    found = tap(update, context, parse)
     data = found.data
     state, me = await seated_at(context, data if isinstance(data, int) else data.game_id, found.user, running=running)
     return GameTap(found.query, found.chat, found.user, data, state, me)

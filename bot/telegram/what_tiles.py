@@ -12,7 +12,6 @@ from bot.game import GameState
 from bot.game.codec import encode_tiles
 from bot.telegram.asking import ask
 from bot.telegram.context import BotContext
-from bot.telegram.games import speaker
 from bot.telegram.words import replies
 from bot.telegram.words.language import _
 from solver.text import N_
@@ -29,11 +28,11 @@ TYPED_LABELS = {RACK: N_("My rack"), TABLE: N_("The table"), DRAWN: N_("Tiles I 
 async def ask_what_tiles(update: Update, context: BotContext, state: GameState, tiles: Sequence[Tile]) -> None:
     """Typed bare tiles: the same question as a photo's reading (the tiles wait in the database, a double
     tap stores them once, in any process)."""
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     options = [RACK, DRAWN, TABLE]
     payload: dict[str, Any] = {"tiles": encode_tiles(tiles), "sets": None, "loose": [], "options": options}
     text = _("{tiles}: what are these tiles?").format(tiles=replies.tiles_text(tiles, state.rules))
     await ask(
-        context, speaker(update)[0], state, user.id, PHOTO, text, [_(TYPED_LABELS[o]) for o in options], payload,
+        context, context.where, state, user.id, PHOTO, text, [_(TYPED_LABELS[o]) for o in options], payload,
         may_answer=[user.id], reply_to=update.message,
     )  # fmt: skip

@@ -20,7 +20,6 @@ from bot.telegram import callbacks, coach
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import speaker
 from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
@@ -36,7 +35,7 @@ from solver.text import N_
 
 @guarded
 async def how_did_i_do(update: Update, context: BotContext) -> None:
-    tapping = tap(update, callbacks.parse_how_did)
+    tapping = tap(update, context, callbacks.parse_how_did)
     query, chat, user, tapped = tapping.query, tapping.chat, tapping.user, tapping.data
     d = context.deps
     kept = await coach.kept_turns(d, tapped.token)
@@ -68,7 +67,7 @@ async def how_did_i_do(update: Update, context: BotContext) -> None:
 
 @guarded
 async def review_button(update: Update, context: BotContext) -> None:
-    tapping = tap(update, callbacks.parse_review)
+    tapping = tap(update, context, callbacks.parse_review)
     query, user, game_id = tapping.query, tapping.user, tapping.data
     state = context.game = await context.deps.service.game(game_id)
     if state.player(user.id) is None:
@@ -80,7 +79,7 @@ async def review_button(update: Update, context: BotContext) -> None:
 @guarded
 async def review_command(update: Update, context: BotContext) -> None:
     """/review: the review of the game this chat plays (or played last)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -98,7 +97,7 @@ async def review_command(update: Update, context: BotContext) -> None:
 async def send_review(update: Update, context: BotContext, state: GameState, user_id: int) -> None:
     """Every kept play of the player's in this game graded (in the solver pool), the share of best plays and
     the turns that missed the most."""
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     kept = await coach.kept_turns(d, coach.turns_token(state.id, user_id))
     entries = kept.payload.get("turns", []) if kept is not None else []

@@ -22,7 +22,7 @@ from bot.telegram.answering import present, solve_args, tiles_of
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say
@@ -43,7 +43,7 @@ WHOLE = 4
 @guarded
 async def hint_command(update: Update, context: BotContext) -> None:
     """/hint: the first level for a new position; in the position of the last hint, the next level."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -76,7 +76,7 @@ async def solved(context: BotContext, state: GameState, me: PlayerState) -> Solu
 @guarded
 async def hint_button(update: Update, context: BotContext) -> None:
     """A hint's button: the level it names, from the answer kept under its token, if the position is the same."""
-    tapping = tap(update, callbacks.parse_hint)
+    tapping = tap(update, context, callbacks.parse_hint)
     query, user, tapped = tapping.query, tapping.user, tapping.data
     d = context.deps
     kept = await coach.kept_hint(d, tapped.token)
@@ -117,7 +117,7 @@ async def whole_play(
     update: Update, context: BotContext, state: GameState, me: PlayerState, solution: Solution
 ) -> None:
     """Level 4: the answer the hints were read from, with its picture, moves and buttons."""
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     async with photo_coming(context, chat):
         answer = await d.solving(answer_for, solution, numbers=state.numbers, wording=picture_wording())

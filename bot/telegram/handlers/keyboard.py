@@ -21,7 +21,7 @@ from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
-from bot.telegram.games import seat_of, speaker
+from bot.telegram.games import seat_of
 from bot.telegram.keys import KEYS
 from bot.telegram.sending import label
 from bot.telegram.tapping import tap
@@ -39,7 +39,7 @@ MOST_TILES = 60
 @guarded
 async def tapped(update: Update, context: BotContext) -> None:
     """A key: add the tile, take the last one back (⌫), or store them all (Done)."""
-    tapping = tap(update, callbacks.parse_key)
+    tapping = tap(update, context, callbacks.parse_key)
     query, chat, user, pressed = tapping.query, tapping.chat, tapping.user, tapping.data
     service = context.service
     try:
@@ -91,7 +91,7 @@ async def _done(
     """Store the tiles as ``/rack …``, ``/draw …`` or ``/left …`` would, answering the keyboard's question once."""
     query = update.callback_query
     assert query is not None
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if not tiles:
         raise RummikubError(keyboard.EMPTY_DONE[mode], example=rule_words.example_tiles(state.rules))
     service = context.service
@@ -119,7 +119,7 @@ async def _show(update: Update, context: BotContext, text: str, token: str | Non
     """The keyboard's message, edited in place: the tiles so far and the keys, or (``token`` None) the result."""
     query = update.callback_query
     assert query is not None
-    chat, _user = speaker(update)
+    chat = context.where
     markup = keyboard.markup(token, state.rules) if token is not None else None
     if isinstance(query.message, Message):
         with contextlib.suppress(BadRequest):  # "message is not modified": the same tiles again

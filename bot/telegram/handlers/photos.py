@@ -35,7 +35,7 @@ from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps
@@ -65,7 +65,7 @@ _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | 
 async def photo(update: Update, context: BotContext) -> None:
     """A photo or a file: in private always read; in a group, a player's photo while a game runs (or one for the
     bot), as the table."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     message = update.message
     assert message is not None
     fix = False
@@ -112,7 +112,7 @@ async def _after_a_turn(update: Update, context: BotContext, state: GameState, r
     """A group's photo of the table compared with the table as recorded: the same sets with new tiles are offered
     as the play of the player whose turn it is (or as a correction); a table that lost tiles only as a correction;
     the same tiles laid anew as the table."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     d = context.deps
     sets = await _photo_sets(d, reading, state.rules)
     if sets is None:
@@ -208,7 +208,7 @@ def _file_of(message: Message) -> str | None:
 async def _game(context: BotContext, update: Update) -> GameState | None:
     """The game the photo is for. In private none is started yet (a photo that is not read starts nothing);
     in a group there must be one (``NoGame`` says how to start it)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         return await current_game(context, chat, user)
     try:
@@ -235,7 +235,7 @@ async def _read(context: BotContext, file_id: str, state: GameState | None, *, a
 
 async def _propose(update: Update, context: BotContext, state: GameState, reading: PhotoReading, *, fix: bool) -> None:
     """Show the reading with its buttons; the reading waits in the database for the tap."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     group = is_group(chat)
     options = [TABLE] if group else [RACK, TABLE, DRAWN]
     copy_as = "/table" if group else ("table:" if reading.sets is not None else "")
@@ -259,7 +259,7 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
 
 async def photo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a reading: store the tiles as the rack, as tiles drawn, or as the table (once)."""
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     options = question.payload.get("options", [])
     if not 0 <= option < len(options):
         raise RummikubError(texts.STALE_BUTTON)
@@ -275,7 +275,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         await notices.racks_trimmed(context, changed.state, changed.trimmed)
         await answer_with_best_play(update, context, changed.state, me)
     elif what == DRAWN:
-        chat, _user = speaker(update)
+        chat = context.where
         await record_draw(context, chat, user, state, tiles, answering=token)
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
@@ -285,7 +285,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         text = await table_text(d, question.payload, state.rules)
         await receive_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
     elif what == PLAYED:
-        chat, _user = speaker(update)
+        chat = context.where
         sets = decode_table(question.payload["sets"], state.rules)
         turn = question.payload.get("turn")
         draft = PlayDraft.of(state, user.id, [list(s.tiles) for s in sets])

@@ -32,7 +32,7 @@ def answered_by(features: Mapping[str, Answered]) -> Handler:
 
     @guarded
     async def answered(update: Update, context: BotContext) -> None:
-        tapping = tap(update, callbacks.parse_answer)
+        tapping = tap(update, context, callbacks.parse_answer)
         query, chat, user, answer = tapping.query, tapping.chat, tapping.user, tapping.data
         service = context.service
         try:

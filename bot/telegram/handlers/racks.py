@@ -17,7 +17,7 @@ from bot.telegram import parsing as typed
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.privacy import private_only
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 async def _in_private(update: Update, context: BotContext) -> tuple[GameState, User, str] | None:
     """The speaker's game and the command's text, in a private chat; in a group, the button instead (None)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context)
         return None

@@ -20,7 +20,7 @@ from bot.telegram.words.help import topic_text
 
 @guarded
 async def tapped(update: Update, context: BotContext) -> None:
-    tapping = tap(update, callbacks.parse_go)
+    tapping = tap(update, context, callbacks.parse_go)
     query, chat, user, name = tapping.query, tapping.chat, tapping.user, tapping.data
     await query.answer()
     if name.startswith("topic_"):

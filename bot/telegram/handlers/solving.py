@@ -29,7 +29,7 @@ from bot.telegram.asking import ask
 from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded, short
-from bot.telegram.games import current_game, in_group_game, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, seat_of
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.plays import coach_rows, post_play
 from bot.telegram.privacy import private_only
@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 
 @guarded
 async def solve_command(update: Update, context: BotContext) -> None:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -117,7 +117,7 @@ def _message_id(message: object) -> int | None:
 
 
 async def suggestion_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     state = await context.service.game(question.game_id)
     ensure_running(state)
     me = seat_of(state, user)
@@ -141,7 +141,7 @@ async def play_suggestion(
     answering: str | None = None,
 ) -> None:
     """Record the suggestion the button stands for, if the table and the rack are still as they were."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     d = context.deps
     objective = replies.objective_of(code)
     if fingerprint(state, me, objective) != stamp:
@@ -177,7 +177,7 @@ async def example(update: Update, context: BotContext) -> None:
     """The greeting's example, solved without touching any game."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    chat, _user = speaker(update)
+    chat = context.where
     if not callbacks.is_example(query.data, kind_of(chat)):
         raise RummikubError(texts.STALE_BUTTON)
     await query.answer()

@@ -21,7 +21,7 @@ from bot.telegram.asking import ask
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, name_of, seat_of, speaker
+from bot.telegram.games import current_game, in_group_game, name_of, seat_of
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.parsing import command_text, fix_word
 from bot.telegram.plays import PlayDraft, advance
@@ -48,7 +48,7 @@ def _args(update: Update) -> str:
 @guarded
 async def table(update: Update, context: BotContext) -> None:
     """/table sets… replaces the table; /table alone shows it."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     text = _args(update)
     if not text:
@@ -60,7 +60,7 @@ async def table(update: Update, context: BotContext) -> None:
 @guarded
 async def play(update: Update, context: BotContext) -> None:
     """/play sets…: record a play (the speaker's, unless they say it was the player whose turn it is)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     seat_of(state, user)
     text = _args(update)
@@ -81,7 +81,7 @@ WRITE_PLAY = N_("write the sets put down, like /play 9R 10R 11R (or the whole ne
 @guarded
 async def undo(update: Update, context: BotContext) -> None:
     """/undo: your own last change; someone else's later change only with their tap or your confirmation."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     service = context.service
     try:
         state = await current_game(context, chat, user, create=False)
@@ -111,7 +111,7 @@ async def undo(update: Update, context: BotContext) -> None:
 
 async def undo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on the undo question: the change it names is taken back, said by the one who asked."""
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     options = question.payload["options"]
     if not 0 <= option < len(options):
         raise RummikubError(N_("This button is from an earlier question; send /undo again"))
@@ -136,7 +136,7 @@ def _name(state: GameState, user_id: int | None) -> str:
 
 async def tell_undone(update: Update, context: BotContext, undone: Undone, user: User) -> None:
     """Say what was taken back, naming whose change it was; a table change is shown (and told to the group)."""
-    chat, _user = speaker(update)
+    chat = context.where
     after = undone.state
     by = owner(undone.event)
     who = after.player(by) if by is not None else None
@@ -169,7 +169,7 @@ async def tell_undone(update: Update, context: BotContext, undone: Undone, user:
 @guarded
 async def status(update: Update, context: BotContext) -> None:
     """The table's picture; in a group the players, their tile counts and the turn; in private your rack."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     lines = []
     if is_group(chat) or in_group_game(state, chat):
@@ -185,7 +185,7 @@ async def status(update: Update, context: BotContext) -> None:
 @guarded
 async def meld(update: Update, context: BotContext) -> None:
     """/meld: the initial meld was made outside the bot, in a game of one's own (a group's game records it)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     service = context.service
     state = await current_game(context, chat, user)
     await service.mark_melded(state.id, user.id)
@@ -195,7 +195,7 @@ async def meld(update: Update, context: BotContext) -> None:
 @guarded
 async def fit_tile(update: Update, context: BotContext) -> None:
     """/fit 3R: the fewest puzzle actions that get one tile onto the table."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     d = context.deps
     state = await current_game(context, chat, user)
     tiles = typed.tiles(_args(update), state.rules)

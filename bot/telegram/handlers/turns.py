@@ -13,7 +13,7 @@ from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.tapping import game_tap
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 async def draw(update: Update, context: BotContext) -> None:
     """/draw: in a group the speaker drew (the tile is named in private); in private /draw 7K draws it (or
     names a tile drawn in the group), /draw alone opens the tile keyboard."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     seat_of(state, user)
     assert update.message is not None and update.message.text is not None
@@ -47,7 +47,7 @@ async def draw(update: Update, context: BotContext) -> None:
 @guarded
 async def pass_turn(update: Update, context: BotContext) -> None:
     """/pass: a turn without a play when the pool is empty (with tiles in it, that is a draw)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     seat_of(state, user)
     await record_draw(context, chat, user, state, (), passing=True, reply_to=update.message)

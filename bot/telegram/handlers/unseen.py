@@ -20,7 +20,7 @@ from bot.telegram.answering import solve_args, tiles_of
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.privacy import private_only
 from bot.telegram.sending import photo_coming, show
@@ -33,7 +33,7 @@ from solver.solution import Objective
 
 @guarded
 async def unseen_command(update: Update, context: BotContext) -> None:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -50,7 +50,7 @@ async def unseen_button(update: Update, context: BotContext) -> None:
 
 
 async def send_unseen(update: Update, context: BotContext, state: GameState, me: PlayerState) -> None:
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     solve_args(d, state, me, Objective.TILES)  # a rack to count from (else the answer says how to send it)
     seen = unseen_of(state, me.user_id)
