@@ -1054,7 +1054,7 @@ class Family:
             f"REFEREE: the bot's game is not the game played (seed {self.seed}, {players} players, "
             f"game {self.games} of the family, turn {self.record.turns})",
             f"replay: REFEREE_SEED={self.seed} REFEREE_PLAYERS={players} REFEREE_GAMES=1 "
-            "python -m pytest tests/test_referee.py -k many",
+            "python -m pytest tests/e2e/test_referee.py -k many",
             "differences:",
             *(f"  - {line}" for line in found),
             "the truth (what the bot should show): " + json.dumps(expected, ensure_ascii=False),

@@ -5,14 +5,21 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from bot.game import GameState
-from bot.storage import GameService, open_database
+from sqlalchemy import func, select
+
+from bot.game import GameState, errors, seats
+from bot.game.state import EventKind, EventRecord, Played
+from bot.storage import GameService, open_database, queries
+from bot.storage.mapping import record_of
 from bot.storage.migrate import upgrade_database
+from bot.storage.models import Event
 from solver import STANDARD, Rules, TileSet, parse_table, parse_tiles
+from solver.text import N_
 from solver.tiles import Tile
 
 
@@ -103,3 +110,67 @@ async def empty_pool(service: GameService, game_id: int, user_id: int) -> GameSt
     after = (await service.set_rack(game_id, user_id, [*me.rack, *extra])).state
     assert after.pool == 0
     return after
+
+
+# --- changes and reads only the tests make (moved out of GameService: the chat never calls them) ---------------
+
+
+async def game_by_invite(service: GameService, invite: str) -> GameState:
+    """The running game a deep-link payload names."""
+    found = await service._games(queries.BY_INVITE, invite=invite)
+    if not found or not found[0].running:
+        raise errors.InvalidInvite(N_("this link is for a game that is over or unknown; ask for a new one"))
+    return found[0]
+
+
+async def history(service: GameService, game_id: int, *, limit: int = 50) -> list[EventRecord]:
+    """The game's latest events, oldest first (undone ones flagged)."""
+    async with service.db.reads() as session, session.begin():
+        await service._row(session, game_id)
+        rows = (
+            await session.scalars(select(Event).where(Event.game_id == game_id).order_by(Event.id.desc()).limit(limit))
+        ).all()
+        undone = await service._undone_ids(session, game_id)
+        return [record_of(r, r.id in undone) for r in reversed(rows)]
+
+
+async def leave(service: GameService, game_id: int, user_id: int) -> GameState:
+    """Leave the game: the rack goes back to the pool, the turn moves on if it was theirs."""
+
+    def step(state: GameState) -> tuple[GameState, dict[str, Any]]:
+        return seats.leave(state, user_id), {}
+
+    _, after = await service._change(game_id, user_id, EventKind.PLAYER_LEFT, step)
+    return after
+
+
+async def add_sets(
+    service: GameService,
+    game_id: int,
+    user_id: int,
+    sets: Sequence[TileSet],
+    *,
+    player: int | None = None,
+    out_of_turn: bool = False,
+    opening_waived: bool = False,
+) -> Played:
+    """Record a play that only put new sets down (added to the table as it is now)."""
+    return await service._play(
+        game_id,
+        user_id,
+        player if player is not None else user_id,
+        lambda state: (*state.table, *sets),
+        trace=None,
+        based_on=None,
+        out_of_turn=out_of_turn,
+        opening_waived=opening_waived,
+        rack_after=None,
+        answering=None,
+    )
+
+
+async def count_events(service: GameService, game_id: int) -> int:
+    """How many events the game's history holds (undo entries included)."""
+    async with service.db.reads() as session, session.begin():
+        query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
+        return int((await session.scalar(query)) or 0)

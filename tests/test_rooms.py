@@ -239,3 +239,17 @@ def test_the_checker_catches_a_forbidden_import() -> None:
     assert [c.module for c in crossings("import bot.settings\n", "migrations/env.py", "migrations.env")] == [
         "bot.settings"
     ]
+
+
+def test_no_handler_imports_another() -> None:
+    """Handlers are thin and stand alone (issue 25, part 4): the steps they share live in modules beside them in
+    ``bot/telegram/``, and only the app (``bot/telegram/app.py``) puts handlers together (an edit read again, a
+    question's answer handed to its feature). A handler that imports another fails here."""
+    folder = ROOT / "bot" / "telegram" / "handlers"
+    leaning: list[str] = []
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node, name in imported(source, module_of(path), is_package=path.name == "__init__.py"):
+            if name == "bot.telegram.handlers" or name.startswith("bot.telegram.handlers."):
+                leaning.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}: {name}")
+    assert not leaning, "handlers importing handlers (move the shared step beside them):\n" + "\n".join(leaning)

@@ -34,6 +34,8 @@ from bot.settings import Settings
 from bot.storage import GameService, open_database
 from bot.telegram import callbacks
 from bot.telegram.context import BotContext
+from bot.telegram.didyoumean import MEANT, meant_answered
+from bot.telegram.drawing import DRAW, draw_answered
 from bot.telegram.errors import on_error
 from bot.telegram.handlers import (
     arrivals,
@@ -56,6 +58,7 @@ from bot.telegram.handlers import (
     unseen,
 )
 from bot.telegram.handlers.migration import chat_migrated
+from bot.telegram.plays import PLAY, play_answered
 from bot.telegram.runtime.deps import KEY, Deps
 from bot.telegram.runtime.link import Link, Patient
 from bot.telegram.runtime.pacing import SharedPace
@@ -63,6 +66,7 @@ from bot.telegram.runtime.processes import solver_processes
 from bot.telegram.runtime.solver_queue import SolverQueue
 from bot.telegram.runtime.uploads import telegram_bot
 from bot.telegram.runtime.work import warm
+from bot.telegram.what_tiles import PHOTO
 from bot.telegram.words import commands
 from bot.telegram.words.language import load_all
 
@@ -172,7 +176,19 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(CallbackQueryHandler(solving.other_objective, pattern=callbacks.OTHER_PATTERN))
     application.add_handler(CallbackQueryHandler(solving.melded_instead, pattern=callbacks.MELDED_PATTERN))
     application.add_handler(CallbackQueryHandler(solving.example, pattern=callbacks.EXAMPLE_PATTERN))
-    application.add_handler(CallbackQueryHandler(questions.answered, pattern=callbacks.ANSWER_PATTERN))
+    answered = questions.answered_by(
+        {
+            PLAY: play_answered,
+            table.UNDO: table.undo_answered,
+            lobby.END: lobby.end_answered,
+            lobby.NEW: lobby.new_answered,
+            solving.SUGGESTION: solving.suggestion_answered,
+            PHOTO: photos.photo_answered,
+            DRAW: draw_answered,
+            MEANT: meant_answered,
+        }
+    )
+    application.add_handler(CallbackQueryHandler(answered, pattern=callbacks.ANSWER_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.switch_game, pattern=callbacks.SWITCH_PATTERN))
     application.add_handler(CallbackQueryHandler(lobby.join_button, pattern=callbacks.JOIN_PATTERN))
     application.add_handler(CallbackQueryHandler(keyboard.tapped, pattern=callbacks.KEY_PATTERN))
@@ -192,7 +208,9 @@ def add_handlers(application: BotApplication) -> None:
     application.add_handler(MessageHandler(only_messages & (filters.PHOTO | filters.Document.ALL), photos.photo))
     # anything else sent in private (a sticker, a voice note, a video): a hint, never silence
     application.add_handler(MessageHandler(only_messages & filters.ChatType.PRIVATE, messages.not_text))
-    application.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE, edits.edited))
+    read_again = {name: command_handlers[name] for name in edits.READ_AGAIN}
+    edited = edits.edited_by(read_again, messages.plain_text)
+    application.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE, edited))
     application.add_handler(ChatMemberHandler(arrivals.arrived, ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_error_handler(on_error)
 

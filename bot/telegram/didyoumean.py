@@ -17,7 +17,7 @@ from bot.telegram import mending
 from bot.telegram.asking import ask
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import current_game, speaker
+from bot.telegram.games import current_game
 from bot.telegram.retyping import as_if_sent
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
@@ -37,7 +37,7 @@ async def offer(update: Update, context: BotContext, error: str) -> bool:
     message = update.message
     if message is None or message.text is None:
         return False
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = context.game
     if state is None:  # the mistake came before the handler looked for the game
         try:

@@ -22,7 +22,7 @@ from bot.telegram import notices
 from bot.telegram.asking import ask
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, speaker
+from bot.telegram.games import in_group_game
 from bot.telegram.keys import keyboard_question
 from bot.telegram.sending import label, language_there, post_to_game_chat
 from bot.telegram.words import keyboard, replies
@@ -106,7 +106,7 @@ async def _ask_whose(
 
 async def draw_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on "who drew?": the draw goes to the one named, the turns before them passed over."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await context.service.game(question.game_id)
     payload = question.payload
     tiles = parse_tiles(" ".join(payload.get("tiles", [])), state.rules)

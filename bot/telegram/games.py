@@ -9,9 +9,9 @@ player can just send a rack. A tie to a group's game that ended is said once.
 
 from __future__ import annotations
 
-from telegram import Chat, Update, User
+from telegram import Chat, User
 
-from bot.game import GameError, GameState, PlayerState
+from bot.game import GameState, PlayerState
 from bot.game.errors import AlreadyJoined, GameAlreadyRunning, NoGame, NotAPlayer
 from bot.storage import GameService
 from bot.telegram.chats import is_group
@@ -22,13 +22,6 @@ from solver.text import N_
 
 def name_of(user: User) -> str:
     return user.full_name or user.username or f"player {user.id}"
-
-
-def speaker(update: Update) -> tuple[Chat, User]:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        raise GameError(N_("I can only answer messages from a person in a chat"))
-    return chat, user
 
 
 async def current_game(context: BotContext, chat: Chat, user: User, *, create: bool = True) -> GameState:

@@ -8,7 +8,6 @@ from telegram import Update
 
 from bot.game import GameState
 from bot.telegram.context import BotContext
-from bot.telegram.games import speaker
 from bot.telegram.sending import say
 from bot.telegram.words import keyboard
 from bot.telegram.words import rules as rule_words
@@ -21,7 +20,7 @@ KEYS = "keys"
 async def open_keyboard(update: Update, context: BotContext, state: GameState, mode: str, before: str = "") -> None:
     """Send the keyboard for ``mode`` (``keyboard.RACK``, ``keyboard.DRAW``, ``keyboard.LEFT``), its tiles kept as
     a question."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     token = await keyboard_question(context, state, chat.id, user.id, mode)
     await say(update, context, keyboard.text(mode, [], state.rules, before), keyboard.markup(token, state.rules))
 

@@ -31,7 +31,7 @@ from bot.telegram import coach, notices
 from bot.telegram.asking import ask
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
-from bot.telegram.games import in_group_game, name_of, speaker
+from bot.telegram.games import in_group_game, name_of
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.runtime.deps import Deps
 from bot.telegram.runtime.work import play_picture
@@ -352,7 +352,7 @@ def play_caption(after: GameState, played: Played, play: Solution, *, recorder: 
 
 async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a question about a play: the draft moves on with the answer."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await context.service.game(question.game_id)
     draft = PlayDraft.from_json(question.payload["draft"])
     step = question.payload.get("step")

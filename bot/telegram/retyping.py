@@ -11,13 +11,12 @@ from datetime import UTC, datetime
 from telegram import Message, MessageEntity, Update
 
 from bot.telegram.context import BotContext
-from bot.telegram.games import speaker
 
 
 async def as_if_sent(update: Update, context: BotContext, text: str, message_id: int = 0) -> None:
     """Handle ``text`` as a message the tapper sent in this chat (``message_id``: the message it stands for,
     which answers in a group quote)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     command = text.split(maxsplit=1)[0] if text.startswith("/") else ""
     entities = [MessageEntity(MessageEntity.BOT_COMMAND, 0, len(command))] if command else None
     sent = Message(message_id, datetime.now(UTC), chat, from_user=user, text=text, entities=entities)

@@ -11,8 +11,7 @@ from bot.telegram import callbacks
 from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import speaker
-from bot.telegram.handlers.lobby import start_new
+from bot.telegram.starting import start_new
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -48,7 +47,7 @@ async def new_game_button(update: Update, context: BotContext) -> None:
     """The greeting's New game: a game with the standard rules, unless the group already has one."""
     query = update.callback_query
     assert query is not None and query.data is not None
-    chat, _user = speaker(update)
+    chat = context.where
     if not callbacks.is_new_game(query.data, kind_of(chat)):
         raise RummikubError(texts.STALE_BUTTON)
     if await context.service.find_active_game(chat.id) is not None:

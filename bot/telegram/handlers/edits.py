@@ -8,53 +8,52 @@ What a message did (a draw, a play, a new game) is not done twice: the answer sa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from telegram import Update
 
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import Handler, for_me, guarded
-from bot.telegram.handlers import lobby, messages, racks, solving, table
 from bot.telegram.sending import say
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
 
 #: Commands whose edit sets again what they set, or only shows something (asking again changes nothing)
-READ_AGAIN: dict[str, Handler] = {
-    "rack": racks.rack,
-    "table": table.table,
-    "help": lobby.help_command,
-    "rules": lobby.rules_command,
-    "status": table.status,
-    "fit": table.fit_tile,
-    "solve": solving.solve_command,
-}
+READ_AGAIN = ("rack", "table", "help", "rules", "status", "fit", "solve")
 
 
-async def edited(update: Update, context: BotContext) -> None:
-    """Hand the edited message to the handler a new one would go to, as if it had just been sent."""
-    message = update.edited_message
-    if message is None or message.chat is None:
-        return
-    context.edited = True
-    again = Update(update.update_id, message=message)
-    text = message.text
-    if text is None:  # a photo's caption, say
-        if not is_group(message.chat):
-            await guarded(_say_not_text)(again, context)
-        return
-    if not text.startswith("/"):
-        await messages.plain_text(again, context)
-        return
-    name = text.split(maxsplit=1)[0][1:].partition("@")[0]
-    if not for_me(text, message.chat, context.bot.username):
-        return
-    handler = READ_AGAIN.get(name.lower())
-    if handler is not None:
-        await handler(again, context)
-    elif name.lower() == "draw":
-        await guarded(_say_draw)(again, context)
-    else:
-        await guarded(_say_not_again)(again, context)
+def edited_by(read_again: Mapping[str, Handler], plain_text: Handler) -> Handler:
+    """The handler of edited messages: each goes to the handler a new one would go to (``plain_text``, or the
+    command's in ``read_again``, which the app gives: no handler imports another)."""
+
+    async def edited(update: Update, context: BotContext) -> None:
+        """Hand the edited message to the handler a new one would go to, as if it had just been sent."""
+        message = update.edited_message
+        if message is None or message.chat is None:
+            return
+        context.edited = True
+        again = Update(update.update_id, message=message)
+        text = message.text
+        if text is None:  # a photo's caption, say
+            if not is_group(message.chat):
+                await guarded(_say_not_text)(again, context)
+            return
+        if not text.startswith("/"):
+            await plain_text(again, context)
+            return
+        name = text.split(maxsplit=1)[0][1:].partition("@")[0]
+        if not for_me(text, message.chat, context.bot.username):
+            return
+        handler = read_again.get(name.lower())
+        if handler is not None:
+            await handler(again, context)
+        elif name.lower() == "draw":
+            await guarded(_say_draw)(again, context)
+        else:
+            await guarded(_say_not_again)(again, context)
+
+    return edited
 
 
 async def _say_not_text(update: Update, context: BotContext) -> None:

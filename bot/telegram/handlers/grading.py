@@ -19,14 +19,14 @@ from bot.coach.grade import Grade, best_for, grade_play, grade_turn, review
 from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks, coach
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import speaker
-from bot.telegram.handlers.racks import private_only
 from bot.telegram.limits import CAPTION_LIMIT
+from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
+from bot.telegram.tapping import tap
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, current, speaking, spoken, supported
@@ -40,12 +40,8 @@ from solver.text import N_
 async def how_did_i_do(update: Update, context: BotContext) -> None:
     """The play graded against the best that was open to it, in the player's private chat (under a group's
     post, only the player may tap it: the answer shows their rack, so it goes to them alone)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_how_did(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(STALE)
+    tapping = tap(update, context, callbacks.parse_how_did)
+    query, chat, user, tapped = tapping.query, tapping.chat, tapping.user, tapping.data
     d = context.deps
     kept = await coach.kept_turns(d, tapped.token)
     if kept is None:
@@ -113,12 +109,8 @@ async def _graded_privately(
 
 @guarded
 async def review_button(update: Update, context: BotContext) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    game_id = callbacks.parse_review(query.data, kind_of(chat))
-    if game_id is None:
-        raise RummikubError(STALE)
+    tapping = tap(update, context, callbacks.parse_review)
+    query, user, game_id = tapping.query, tapping.user, tapping.data
     state = context.game = await context.deps.service.game(game_id)
     if state.player(user.id) is None:
         raise RummikubError(STALE)
@@ -129,7 +121,7 @@ async def review_button(update: Update, context: BotContext) -> None:
 @guarded
 async def review_command(update: Update, context: BotContext) -> None:
     """/review: the review of the game this chat plays (or played last)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -147,7 +139,7 @@ async def review_command(update: Update, context: BotContext) -> None:
 async def send_review(update: Update, context: BotContext, state: GameState, user_id: int) -> None:
     """Every kept play of the player's in this game graded (in the solver pool), the share of best plays and
     the turns that missed the most."""
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     kept = await coach.kept_turns(d, coach.turns_token(state.id, user_id))
     entries = kept.payload.get("turns", []) if kept is not None else []

@@ -17,16 +17,16 @@ from bot.coach.hints import hint
 from bot.game import GameState, PlayerState
 from bot.game.errors import StaleSuggestion
 from bot.game.plays import opening_due
-from bot.game.seats import ensure_running
 from bot.telegram import callbacks, coach
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.answering import present, solve_args, tiles_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import present, solve_args, tiles_of
+from bot.telegram.games import current_game, seat_of
+from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say
+from bot.telegram.tapping import seated_at, tap
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, spoken
@@ -43,7 +43,7 @@ WHOLE = 4
 @guarded
 async def hint_command(update: Update, context: BotContext) -> None:
     """/hint: the first level for a new position; in the position of the last hint, the next level."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -76,19 +76,13 @@ async def solved(context: BotContext, state: GameState, me: PlayerState) -> Solu
 @guarded
 async def hint_button(update: Update, context: BotContext) -> None:
     """A hint's button: the level it names, from the answer kept under its token, if the position is the same."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_hint(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(STALE)
+    tapping = tap(update, context, callbacks.parse_hint)
+    query, user, tapped = tapping.query, tapping.user, tapping.data
     d = context.deps
     kept = await coach.kept_hint(d, tapped.token)
     if kept is None or kept.user_id != user.id:
         raise RummikubError(STALE)
-    state = context.game = await d.service.game(kept.game_id)
-    ensure_running(state)
-    me = seat_of(state, user)
+    state, me = await seated_at(context, kept.game_id, user)
     solution = coach.hinted(kept, state, me)
     if solution is None:
         raise StaleSuggestion(words.HINT_STALE)
@@ -123,7 +117,7 @@ async def whole_play(
     update: Update, context: BotContext, state: GameState, me: PlayerState, solution: Solution
 ) -> None:
     """Level 4: the answer the hints were read from, with its picture, moves and buttons."""
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     async with photo_coming(context, chat):
         answer = await d.solving(answer_for, solution, numbers=state.numbers, wording=picture_wording())

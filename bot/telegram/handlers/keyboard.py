@@ -16,15 +16,15 @@ from telegram.error import BadRequest
 from bot.game import GameState
 from bot.game.errors import AlreadyAnswered
 from bot.telegram import callbacks, notices
-from bot.telegram.chats import kind_of
+from bot.telegram.answering import answer_with_best_play
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
-from bot.telegram.games import seat_of, speaker
-from bot.telegram.handlers.solving import answer_with_best_play
+from bot.telegram.games import seat_of
 from bot.telegram.keys import KEYS
 from bot.telegram.sending import label
+from bot.telegram.tapping import tap
 from bot.telegram.words import keyboard, replies, texts
 from bot.telegram.words import rules as rule_words
 from solver.deck import DeckError, check_deck
@@ -39,15 +39,11 @@ MOST_TILES = 60
 @guarded
 async def tapped(update: Update, context: BotContext) -> None:
     """A key: add the tile, take the last one back (⌫), or store them all (Done)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tap = callbacks.parse_key(query.data, kind_of(chat))
-    if tap is None:
-        raise RummikubError(texts.STALE_BUTTON)
+    tapping = tap(update, context, callbacks.parse_key)
+    query, chat, user, pressed = tapping.query, tapping.chat, tapping.user, tapping.data
     service = context.service
     try:
-        question = await service.question(tap.token)
+        question = await service.question(pressed.token)
     except AlreadyAnswered:
         raise RummikubError(keyboard.GONE, mode="rack") from None
     payload = question.payload
@@ -59,19 +55,19 @@ async def tapped(update: Update, context: BotContext) -> None:
     state = await service.game(question.game_id)
     context.game = state
     tiles = parse_tiles(" ".join(str(t) for t in payload.get("tiles", [])), state.rules)
-    if tap.key == callbacks.DONE:
-        await _done(update, context, state, mode, tap.token, tiles)
+    if pressed.key == callbacks.DONE:
+        await _done(update, context, state, mode, pressed.token, tiles)
         return
-    if tap.key == callbacks.DELETE:
+    if pressed.key == callbacks.DELETE:
         del tiles[-1:]
     else:
-        tiles.append(_addable(tap.key, tiles, state, user.id, mode))
+        tiles.append(_addable(pressed.key, tiles, state, user.id, mode))
     try:
-        await service.amend_question(tap.token, {**payload, "tiles": [str(t) for t in tiles]})
+        await service.amend_question(pressed.token, {**payload, "tiles": [str(t) for t in tiles]})
     except AlreadyAnswered:
         raise RummikubError(keyboard.GONE, mode=mode) from None
     await query.answer()
-    await _show(update, context, keyboard.text(mode, tiles, state.rules), tap.token, state)
+    await _show(update, context, keyboard.text(mode, tiles, state.rules), pressed.token, state)
 
 
 def _addable(name: str, tiles: list[Tile], state: GameState, user_id: int, mode: str) -> Tile:
@@ -95,7 +91,7 @@ async def _done(
     """Store the tiles as ``/rack …``, ``/draw …`` or ``/left …`` would, answering the keyboard's question once."""
     query = update.callback_query
     assert query is not None
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if not tiles:
         raise RummikubError(keyboard.EMPTY_DONE[mode], example=rule_words.example_tiles(state.rules))
     service = context.service
@@ -123,7 +119,7 @@ async def _show(update: Update, context: BotContext, text: str, token: str | Non
     """The keyboard's message, edited in place: the tiles so far and the keys, or (``token`` None) the result."""
     query = update.callback_query
     assert query is not None
-    chat, _user = speaker(update)
+    chat = context.where
     markup = keyboard.markup(token, state.rules) if token is not None else None
     if isinstance(query.message, Message):
         with contextlib.suppress(BadRequest):  # "message is not modified": the same tiles again

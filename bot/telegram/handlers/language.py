@@ -18,7 +18,6 @@ from bot.telegram import callbacks
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import for_me, guarded
-from bot.telegram.games import speaker
 from bot.telegram.parsing import command_text
 from bot.telegram.sending import say
 from bot.telegram.words import commands, texts
@@ -72,7 +71,7 @@ def _for_us(update: Update, context: BotContext) -> bool:
 
 async def _ask_group(update: Update, context: BotContext, spoken: str, heard: str) -> None:
     """Ask the group once which language to speak: its members' apps (or choices) differ."""
-    chat, _user = speaker(update)
+    chat = context.where
     names = ", ".join(LANGUAGES[code] for code in (spoken, heard))
     text = _("You write to me in different languages here ({languages}). Which shall I speak in this group?")
     await context.bot.send_message(chat.id, text.format(languages=names), reply_markup=_choices())
@@ -104,7 +103,7 @@ async def language(update: Update, context: BotContext) -> None:
                                 known=", ".join(LANGUAGES.values()))  # fmt: skip
         await _choose(update, context, code)
         return
-    chat, _user = speaker(update)
+    chat = context.where
     here = _("Which language shall I speak in this group?") if is_group(chat) else _("Which language shall I speak?")
     await say(update, context, here, _choices())
 
@@ -127,7 +126,7 @@ async def language_button(update: Update, context: BotContext) -> None:
 
 async def _choose(update: Update, context: BotContext, code: str) -> None:
     """Keep the chat's language, speak it from this answer on, and show the command menu in it here."""
-    chat, _user = speaker(update)
+    chat = context.where
     await context.service.choose_language(chat.id, code)
     use(code)
     menu = commands.GROUP if is_group(chat) else commands.PRIVATE

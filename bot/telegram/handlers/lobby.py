@@ -15,23 +15,24 @@ from bot.telegram.chats import is_group, kind_of
 from bot.telegram.context import BotContext
 from bot.telegram.ending import say_everywhere
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, name_of, seat_of, speaker
+from bot.telegram.games import current_game, name_of, seat_of
 from bot.telegram.links import is_payload
 from bot.telegram.parsing import command_text, parse_rules
 from bot.telegram.sending import say
+from bot.telegram.starting import as_the_chat, start_new
+from bot.telegram.tapping import tap
 from bot.telegram.words import replies, texts
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.help import help_buttons, help_text
 from bot.telegram.words.language import _, n_
 from solver.errors import RummikubError
-from solver.rules import Rules
 from solver.text import N_
 
 
 @guarded
 async def start(update: Update, context: BotContext) -> None:
     """/start, and /start <invite> from a group's "My rack" button."""
-    chat, _user = speaker(update)
+    chat = context.where
     payload = " ".join(context.args or [])
     if is_group(chat):
         await say(update, context, _(texts.START_GROUP))
@@ -45,7 +46,7 @@ async def start(update: Update, context: BotContext) -> None:
 
 
 async def tie_by_link(update: Update, context: BotContext, payload: str) -> None:
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     if not is_payload(payload):
         raise RummikubError(N_("this link is not one of mine; tap My rack in your group again"))
     service = context.service
@@ -70,7 +71,7 @@ async def tie_by_link(update: Update, context: BotContext, payload: str) -> None
 
 @guarded
 async def help_command(update: Update, context: BotContext) -> None:
-    chat, _user = speaker(update)
+    chat = context.where
     await say(update, context, help_text(group=is_group(chat)), help_buttons())
 
 
@@ -82,7 +83,7 @@ END = "end"
 async def new(update: Update, context: BotContext) -> None:
     """/new [meld=25 jokers=1 ...]: a group game everyone joins, or a fresh private game. A game in progress
     is closed only after a tap on the question this asks."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     assert update.message is not None and update.message.text is not None
     rules = parse_rules(command_text(update.message.text))
     service = context.service
@@ -99,30 +100,6 @@ async def new(update: Update, context: BotContext) -> None:
     await start_new(update, context, rules, replace=running is not None)
 
 
-async def start_new(
-    update: Update, context: BotContext, rules: Rules, *, replace: bool, answering: str | None = None
-) -> None:
-    chat, user = speaker(update)
-    service = context.service
-    if is_group(chat):
-        anonymous = as_the_chat(update)  # nobody to seat: everyone taps Join (a tap always says who it is)
-        state = await service.new_game(
-            chat.id, user.id, rules, join_as=None if anonymous else name_of(user), replace=replace,
-            title=chat.title, answering=answering,
-        )  # fmt: skip
-        if not anonymous:
-            await service.follow_to(user.id, state)  # a private chat tied to this group's last game follows
-        markup = replies.group_buttons(context.bot.username, state.invite, join=True)
-        first = "" if anonymous else _("{name} sits first.").format(name=name_of(user)) + " "
-        join = _("Tap Join to play; then tap My rack to set your rack in private.")
-        text = f"{rule_words.new_game(rules)}\n{first}{join}"
-        await context.bot.send_message(chat.id, text, reply_markup=markup)
-        return
-    state = await service.new_game(chat.id, user.id, rules, join_as=name_of(user), replace=True, answering=answering)
-    await service.tie(user.id, state.id)  # this chat now answers for the new game, not a group's
-    await context.bot.send_message(chat.id, f"{rule_words.new_game(rules)}\n{rule_words.send_rack(rules)}")
-
-
 async def new_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     await start_new(update, context, decode_rules(question.payload["rules"]), replace=True, answering=question.token)
 
@@ -134,13 +111,8 @@ ANONYMOUS = N_(
 )
 
 
-def as_the_chat(update: Update) -> bool:
-    """The message was sent in the chat's name (an anonymous admin, a channel): it has no player behind it."""
-    return update.message is not None and update.message.sender_chat is not None
-
-
 async def _join(update: Update, context: BotContext) -> GameState:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if not is_group(chat):
         raise RummikubError(N_("join a game in its group; here you play on your own (just send your rack)"))
     if as_the_chat(update):
@@ -154,7 +126,7 @@ async def _join(update: Update, context: BotContext) -> GameState:
 
 @guarded
 async def join(update: Update, context: BotContext) -> None:
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     state = await _join(update, context)
     await say(update, context, _joined(state, name_of(user)), replies.rack_button(context.bot.username, state.invite))
 
@@ -163,12 +135,12 @@ async def join(update: Update, context: BotContext) -> None:
 async def join_button(update: Update, context: BotContext) -> None:
     query = update.callback_query
     assert query is not None and query.data is not None
-    if not callbacks.is_join(query.data, kind_of(speaker(update)[0])):
+    if not callbacks.is_join(query.data, kind_of(context.where)):
         raise RummikubError(texts.STALE_BUTTON)
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     state = await _join(update, context)
     await query.answer(_("You're in!"))
-    chat, _user = speaker(update)
+    chat = context.where
     await context.bot.send_message(
         chat.id, _joined(state, name_of(user)), reply_markup=replies.rack_button(context.bot.username, state.invite)
     )
@@ -183,7 +155,7 @@ def _joined(state: GameState, name: str) -> str:
 
 @guarded
 async def rules_command(update: Update, context: BotContext) -> None:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     other = _("Other rules: /new meld=25 jokers=1 (a new game)")
     await say(update, context, f"{rule_words.rules_text(state.rules)}\n{other}")
@@ -193,7 +165,7 @@ async def rules_command(update: Update, context: BotContext) -> None:
 async def end(update: Update, context: BotContext) -> None:
     """/end: stop a game in progress (the racks are then told, and the lowest wins), or close a game that waits
     for its racks (those not told get no score); always after a tap on the question it asks."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     try:
         state = await current_game(context, chat, user, create=False)
     except NoGame:
@@ -227,7 +199,7 @@ async def end_answered(update: Update, context: BotContext, question: Question, 
 
 async def close(update: Update, context: BotContext, state: GameState, *, answering: str | None = None) -> None:
     """Stop or close the game (``bot.game.ending``) and say how it stands: the racks it waits for, or its score."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     after = await context.service.end_game(state.id, user.id, answering=answering)
 
     def said() -> str:
@@ -239,7 +211,7 @@ async def close(update: Update, context: BotContext, state: GameState, *, answer
 @guarded
 async def games(update: Update, context: BotContext) -> None:
     """/games: the games you play (each group's table and your own), with buttons to switch this chat."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         raise RummikubError(N_("/games lists your games in our private chat"))
     current = await current_game(context, chat, user)
@@ -265,12 +237,8 @@ def _game_title(state: GameState, private_chat: int) -> str:
 @guarded
 async def switch_game(update: Update, context: BotContext) -> None:
     """A /games button: this private chat now answers for that game (until the next switch, or its end)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    game_id = callbacks.parse_switch(query.data, kind_of(chat))
-    if game_id is None:
-        raise RummikubError(N_("This button works only in our private chat"))
+    tapping = tap(update, context, callbacks.parse_switch, stale=N_("This button works only in our private chat"))
+    query, chat, user, game_id = tapping.query, tapping.chat, tapping.user, tapping.data
     state = await context.service.tie(user.id, game_id)
     await query.answer()
     name = _game_title(state, chat.id)

@@ -13,18 +13,18 @@ from telegram import Update
 from bot.game.table import is_play
 from bot.telegram import didyoumean, notices
 from bot.telegram import parsing as typed
+from bot.telegram.answering import send_answer, start_solving
+from bot.telegram.asked import answer_question, not_understood
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, in_group_game, seat_of, speaker
-from bot.telegram.handlers.asked import answer_question, not_understood
-from bot.telegram.handlers.photos import ask_what_tiles
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import send_answer, start_solving
-from bot.telegram.handlers.table import change_shared_table, read_table_for, receive_table, show_table
+from bot.telegram.games import current_game, in_group_game, seat_of
 from bot.telegram.intents import intent_of
 from bot.telegram.parsing import MISSPELT_LABEL, fix_word, misspelt_keyword, parse_position
+from bot.telegram.privacy import private_only
 from bot.telegram.sending import say
+from bot.telegram.table_steps import change_shared_table, read_table_for, receive_table, show_table
+from bot.telegram.what_tiles import ask_what_tiles
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words import texts
 from bot.telegram.words.language import _
@@ -38,7 +38,7 @@ from solver.text import N_
 
 @guarded
 async def plain_text(update: Update, context: BotContext) -> None:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     message = update.message
     assert message is not None and message.text is not None
     text = message.text
@@ -91,7 +91,7 @@ async def plain_text(update: Update, context: BotContext) -> None:
 async def rack_and_table(update: Update, context: BotContext, rack_text: str | None, table_text: str | None) -> None:
     """Set the rack and/or the table, then solve. Everything is read and checked before anything is stored,
     and what is stored is committed before the answer says anything about it."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     d = context.deps
     state = await current_game(context, chat, user)
     me = seat_of(state, user)
@@ -134,7 +134,7 @@ async def rack_and_table(update: Update, context: BotContext, rack_text: str | N
 
 @guarded
 async def unknown_command(update: Update, context: BotContext) -> None:
-    chat, _user = speaker(update)
+    chat = context.where
     message = update.message
     assert message is not None and message.text is not None
     command = message.text.split()[0]

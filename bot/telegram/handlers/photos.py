@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,18 +29,19 @@ from bot.game.errors import NoGame
 from bot.game.tiles import table_key, table_tiles
 from bot.storage.service import Question
 from bot.telegram import notices
+from bot.telegram.answering import answer_with_best_play
 from bot.telegram.asking import ask
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.solving import answer_with_best_play
-from bot.telegram.handlers.table import receive_table
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.parsing import FIX_WORD
 from bot.telegram.plays import PlayDraft, advance
 from bot.telegram.runtime.deps import Deps
 from bot.telegram.sending import say
+from bot.telegram.table_steps import receive_table
+from bot.telegram.what_tiles import DRAWN, FIX, PHOTO, PLAYED, RACK, TABLE
 from bot.telegram.words import photos as words
 from bot.telegram.words import replies, texts
 from bot.telegram.words.language import _
@@ -51,16 +51,11 @@ from solver.rules import STANDARD, Rules
 from solver.sets import TileSet
 from solver.solve import arrange
 from solver.text import N_
-from solver.tiles import Tile
 from vision import PhotoReading, enough, read_photo  # (imported with the bot: an import on the loop would stall it)
 
 log = logging.getLogger(__name__)
 
-#: the kind of question (``choices.kind``) a photo's reading waits as
-PHOTO = "photo"
-RACK, TABLE, DRAWN, PLAYED, FIX = "rack", "table", "drawn", "played", "fix"
 LABELS = {RACK: words.RACK, TABLE: words.TABLE, DRAWN: words.DRAWN, FIX: words.FIX}
-TYPED_LABELS = {RACK: N_("My rack"), TABLE: N_("The table"), DRAWN: N_("Tiles I drew")}
 #: the Bot API lets a bot fetch files of at most 20 MB
 FETCH_LIMIT_MB = 20
 _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | re.DOTALL)
@@ -70,7 +65,7 @@ _TABLE_CAPTION = re.compile(r"^/table(?:@(\w+))?(?:\s+(.*))?$", re.IGNORECASE | 
 async def photo(update: Update, context: BotContext) -> None:
     """A photo or a file: in private always read; in a group, a player's photo while a game runs (or one for the
     bot), as the table."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     message = update.message
     assert message is not None
     fix = False
@@ -117,7 +112,7 @@ async def _after_a_turn(update: Update, context: BotContext, state: GameState, r
     """A group's photo of the table compared with the table as recorded: the same sets with new tiles are offered
     as the play of the player whose turn it is (or as a correction); a table that lost tiles only as a correction;
     the same tiles laid anew as the table."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     d = context.deps
     sets = await _photo_sets(d, reading, state.rules)
     if sets is None:
@@ -213,7 +208,7 @@ def _file_of(message: Message) -> str | None:
 async def _game(context: BotContext, update: Update) -> GameState | None:
     """The game the photo is for. In private none is started yet (a photo that is not read starts nothing);
     in a group there must be one (``NoGame`` says how to start it)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         return await current_game(context, chat, user)
     try:
@@ -240,7 +235,7 @@ async def _read(context: BotContext, file_id: str, state: GameState | None, *, a
 
 async def _propose(update: Update, context: BotContext, state: GameState, reading: PhotoReading, *, fix: bool) -> None:
     """Show the reading with its buttons; the reading waits in the database for the tap."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     group = is_group(chat)
     options = [TABLE] if group else [RACK, TABLE, DRAWN]
     copy_as = "/table" if group else ("table:" if reading.sets is not None else "")
@@ -262,22 +257,9 @@ async def _propose(update: Update, context: BotContext, state: GameState, readin
     )  # fmt: skip
 
 
-async def ask_what_tiles(update: Update, context: BotContext, state: GameState, tiles: Sequence[Tile]) -> None:
-    """Typed bare tiles: the same question as a photo's reading (the tiles wait in the database, a double
-    tap stores them once, in any process)."""
-    _chat, user = speaker(update)
-    options = [RACK, DRAWN, TABLE]
-    payload: dict[str, Any] = {"tiles": encode_tiles(tiles), "sets": None, "loose": [], "options": options}
-    text = _("{tiles}: what are these tiles?").format(tiles=replies.tiles_text(tiles, state.rules))
-    await ask(
-        context, speaker(update)[0], state, user.id, PHOTO, text, [_(TYPED_LABELS[o]) for o in options], payload,
-        may_answer=[user.id], reply_to=update.message,
-    )  # fmt: skip
-
-
 async def photo_answered(update: Update, context: BotContext, question: Question, option: int) -> None:
     """A tap on a reading: store the tiles as the rack, as tiles drawn, or as the table (once)."""
-    _chat, user = speaker(update)
+    _chat, user = context.where, context.who
     options = question.payload.get("options", [])
     if not 0 <= option < len(options):
         raise RummikubError(texts.STALE_BUTTON)
@@ -293,7 +275,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         await notices.racks_trimmed(context, changed.state, changed.trimmed)
         await answer_with_best_play(update, context, changed.state, me)
     elif what == DRAWN:
-        chat, _user = speaker(update)
+        chat = context.where
         await record_draw(context, chat, user, state, tiles, answering=token)
     elif what == TABLE:
         text = await table_text(d, question.payload, state.rules)
@@ -303,7 +285,7 @@ async def photo_answered(update: Update, context: BotContext, question: Question
         text = await table_text(d, question.payload, state.rules)
         await receive_table(update, context, state, f"{FIX_WORD} {text}", answering=token)
     elif what == PLAYED:
-        chat, _user = speaker(update)
+        chat = context.where
         sets = decode_table(question.payload["sets"], state.rules)
         turn = question.payload.get("turn")
         draft = PlayDraft.of(state, user.id, [list(s.tiles) for s in sets])

@@ -10,48 +10,27 @@ from __future__ import annotations
 import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
-from telegram.error import TelegramError
 
-from bot.game.errors import NoGame
 from bot.game.state import GameState
 from bot.telegram import callbacks, notices, tips
 from bot.telegram import parsing as typed
 from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
+from bot.telegram.privacy import private_only
 from bot.telegram.sending import say
-from bot.telegram.words import keyboard, replies, texts
+from bot.telegram.words import keyboard, replies
 from bot.telegram.words.language import _
-from solver.text import N_
 
 log = logging.getLogger(__name__)
 
 
-async def private_only(update: Update, context: BotContext, *, holds_tiles: bool = True) -> None:
-    """The group answer to anything that would show a rack: the private-chat button, nothing stored.
-
-    ``holds_tiles``: the message itself names rack tiles (so it is better deleted from the group).
-    """
-    chat, _user = speaker(update)
-    message = update.message
-    if message is not None and holds_tiles:
-        try:
-            await message.delete()
-        except TelegramError as why:  # not an admin: the message stays, but we neither store nor repeat it
-            log.debug("could not delete a rack message in %s: %s", chat.id, why)
-    state = await context.service.find_active_game(chat.id)
-    if state is None:
-        raise NoGame(N_("no game is running in this group; /new starts one"))
-    markup = replies.rack_button(context.bot.username, state.invite)
-    await context.bot.send_message(chat.id, _(texts.PRIVATE_ONLY), reply_markup=markup)
-
-
 async def _in_private(update: Update, context: BotContext) -> tuple[GameState, User, str] | None:
     """The speaker's game and the command's text, in a private chat; in a group, the button instead (None)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context)
         return None

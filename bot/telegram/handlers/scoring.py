@@ -9,16 +9,17 @@ from bot.game import GameState
 from bot.game.errors import NoGame
 from bot.telegram import callbacks
 from bot.telegram import parsing as typed
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.ending import tell_left
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
 from bot.telegram.runtime.work import scores_picture
 from bot.telegram.sending import photo_coming, show
-from bot.telegram.words import keyboard, replies, scores, texts
+from bot.telegram.tapping import tap
+from bot.telegram.words import keyboard, replies, scores
 from bot.telegram.words import rules as rule_words
 from bot.telegram.words.language import _
 from solver.errors import RummikubError
@@ -31,7 +32,7 @@ NONE_WORDS = frozenset({"none", "0", "-", "—", "nothing", "empty"})
 @guarded
 async def left(update: Update, context: BotContext) -> None:
     """/left 7R 8K J: the tiles left on your rack at the end of the game (/left none: no tile)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await _game(context, update)
     seat_of(state, user)
     assert update.message is not None and update.message.text is not None
@@ -47,7 +48,7 @@ async def left(update: Update, context: BotContext) -> None:
 
 async def _game(context: BotContext, update: Update) -> GameState:
     """The game this chat's messages go to, or the chat's newest (a game just scored is shown, not started)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     try:
         return await current_game(context, chat, user, create=False)
     except NoGame:
@@ -58,12 +59,8 @@ async def _game(context: BotContext, update: Update) -> GameState:
 @guarded
 async def game_button(update: Update, context: BotContext) -> None:
     """The end's buttons in a group: my rack as you have it, the scores, a new game with the same players."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_game_button(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(texts.STALE_BUTTON)
+    tapping = tap(update, context, callbacks.parse_game_button)
+    query, chat, user, tapped = tapping.query, tapping.chat, tapping.user, tapping.data
     service = context.service
     state = context.game = await service.game(tapped.game_id)
     if tapped.action == callbacks.RACK_LEFT:
@@ -87,7 +84,7 @@ async def scores_command(update: Update, context: BotContext) -> None:
 
 
 async def send_scores(update: Update, context: BotContext, state: GameState) -> None:
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     totals = await d.service.chat_totals(state.chat_id)
     sheet = scores.sheet(state, totals)
@@ -99,7 +96,7 @@ async def send_scores(update: Update, context: BotContext, state: GameState) -> 
 
 async def same_players(update: Update, context: BotContext, state: GameState) -> None:
     """A new game in the group with the players of ``state`` (which has ended), the first seat passing on."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if state.running:
         raise RummikubError(N_("this game is still on; /end closes it first"))
     players = sorted(state.active_players, key=lambda p: p.seat)

@@ -6,26 +6,22 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.telegram import callbacks
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.keys import open_keyboard
 from bot.telegram.retyping import as_if_sent
 from bot.telegram.sending import say
-from bot.telegram.words import keyboard, replies, texts
+from bot.telegram.tapping import tap
+from bot.telegram.words import keyboard, replies
 from bot.telegram.words.help import topic_text
-from solver.errors import RummikubError
 
 
 @guarded
 async def tapped(update: Update, context: BotContext) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    name = callbacks.parse_go(query.data, kind_of(chat))
-    if name is None:
-        raise RummikubError(texts.STALE_BUTTON)
+    tapping = tap(update, context, callbacks.parse_go)
+    query, chat, user, name = tapping.query, tapping.chat, tapping.user, tapping.data
     await query.answer()
     if name.startswith("topic_"):
         await say(update, context, topic_text(name.removeprefix("topic_"), group=is_group(chat)))

@@ -7,36 +7,25 @@ from telegram import Update
 
 from bot.coach.simpler import simpler
 from bot.game.errors import StaleSuggestion
-from bot.game.seats import ensure_running
 from bot.telegram import callbacks
-from bot.telegram.chats import kind_of
+from bot.telegram.answering import solution_now, tiles_of
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import seat_of, speaker
-from bot.telegram.handlers.solving import solution_now, tiles_of
 from bot.telegram.runtime.work import answer_for
 from bot.telegram.sending import photo_coming, say, show
 from bot.telegram.suggestions import fingerprint
+from bot.telegram.tapping import game_tap
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
 from bot.telegram.words.language import _, spoken
 from bot.telegram.words.picture import picture_wording
-from bot.telegram.words.texts import STALE_BUTTON as STALE
-from solver.errors import RummikubError
 
 
 @guarded
 async def simpler_button(update: Update, context: BotContext) -> None:
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_simpler(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(STALE)
+    tap = await game_tap(update, context, callbacks.parse_simpler)
+    query, chat, tapped, state, me = tap.query, tap.chat, tap.data, tap.state, tap.me
     d = context.deps
-    state = context.game = await d.service.game(tapped.game_id)
-    ensure_running(state)
-    me = seat_of(state, user)
     objective = replies.objective_of(tapped.objective)
     if fingerprint(state, me, objective) != tapped.stamp:
         raise StaleSuggestion(words.SIMPLER_STALE)

@@ -9,14 +9,15 @@ from telegram.error import TelegramError
 
 from bot.telegram import callbacks
 from bot.telegram import parsing as typed
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.drawing import record_draw
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.keys import open_keyboard
 from bot.telegram.parsing import command_text
-from bot.telegram.words import keyboard, texts
+from bot.telegram.tapping import game_tap
+from bot.telegram.words import keyboard
 from solver.errors import RummikubError
 from solver.text import N_
 
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 async def draw(update: Update, context: BotContext) -> None:
     """/draw: in a group the speaker drew (the tile is named in private); in private /draw 7K draws it (or
     names a tile drawn in the group), /draw alone opens the tile keyboard."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     seat_of(state, user)
     assert update.message is not None and update.message.text is not None
@@ -46,7 +47,7 @@ async def draw(update: Update, context: BotContext) -> None:
 @guarded
 async def pass_turn(update: Update, context: BotContext) -> None:
     """/pass: a turn without a play when the pool is empty (with tiles in it, that is a draw)."""
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     state = await current_game(context, chat, user)
     seat_of(state, user)
     await record_draw(context, chat, user, state, (), passing=True, reply_to=update.message)
@@ -55,14 +56,8 @@ async def pass_turn(update: Update, context: BotContext) -> None:
 @guarded
 async def drew_button(update: Update, context: BotContext) -> None:
     """The group's "I drew a tile" (or "I pass" on an empty pool) under a post that names whose turn it is."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    tapped = callbacks.parse_drew(query.data, kind_of(chat))
-    if tapped is None:
-        raise RummikubError(texts.STALE_BUTTON)
-    state = context.game = await context.service.game(tapped.game_id)
-    seat_of(state, user)
+    tap = await game_tap(update, context, callbacks.parse_drew, running=False)
+    query, chat, user, tapped, state = tap.query, tap.chat, tap.user, tap.data, tap.state
     if state.turn != tapped.turn:  # a tap on an earlier turn's button (a second tap, say): nothing is drawn
         raise RummikubError(N_("This button was for an earlier turn; the turn has moved on"))
     await query.answer()

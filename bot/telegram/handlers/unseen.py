@@ -15,27 +15,25 @@ from telegram import Update
 from bot.coach.unseen import Probed, probe, probes, summarise, unseen_of
 from bot.game import GameState, PlayerState
 from bot.game.plays import opening_due
-from bot.game.seats import ensure_running
 from bot.telegram import callbacks
-from bot.telegram.chats import is_group, kind_of
+from bot.telegram.answering import solve_args, tiles_of
+from bot.telegram.chats import is_group
 from bot.telegram.context import BotContext
 from bot.telegram.errors import guarded
-from bot.telegram.games import current_game, seat_of, speaker
-from bot.telegram.handlers.racks import private_only
-from bot.telegram.handlers.solving import solve_args, tiles_of
+from bot.telegram.games import current_game, seat_of
 from bot.telegram.limits import CAPTION_LIMIT
+from bot.telegram.privacy import private_only
 from bot.telegram.sending import photo_coming, show
+from bot.telegram.tapping import game_tap
 from bot.telegram.words.language import spoken
 from bot.telegram.words.picture import picture_wording
-from bot.telegram.words.texts import STALE_BUTTON as STALE
 from render.unseen import render_unseen
-from solver.errors import RummikubError
 from solver.solution import Objective
 
 
 @guarded
 async def unseen_command(update: Update, context: BotContext) -> None:
-    chat, user = speaker(update)
+    chat, user = context.where, context.who
     if is_group(chat):
         await private_only(update, context, holds_tiles=False)
         return
@@ -46,21 +44,13 @@ async def unseen_command(update: Update, context: BotContext) -> None:
 @guarded
 async def unseen_button(update: Update, context: BotContext) -> None:
     """The Unseen tiles button under an answer: counted for the game as it is now."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    chat, user = speaker(update)
-    game_id = callbacks.parse_unseen(query.data, kind_of(chat))
-    if game_id is None:
-        raise RummikubError(STALE)
-    state = context.game = await context.deps.service.game(game_id)
-    ensure_running(state)
-    me = seat_of(state, user)
-    await query.answer()
-    await send_unseen(update, context, state, me)
+    tap = await game_tap(update, context, callbacks.parse_unseen)
+    await tap.query.answer()
+    await send_unseen(update, context, tap.state, tap.me)
 
 
 async def send_unseen(update: Update, context: BotContext, state: GameState, me: PlayerState) -> None:
-    chat, _user = speaker(update)
+    chat = context.where
     d = context.deps
     solve_args(d, state, me, Objective.TILES)  # a rack to count from (else the answer says how to send it)
     seen = unseen_of(state, me.user_id)

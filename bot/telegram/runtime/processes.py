@@ -11,7 +11,7 @@ the allocator kept. A process that dies breaks the pool (``BrokenProcessPool``);
 Python 3.11 and 3.12 can stall a pool that renews processes when many calls
 are queued at once (CPython gh-115634, fixed in 3.13.x); ``SolverQueue`` hands the
 pool at most one call more than it has processes, which stays clear of it
-(tests/test_bot_processes.py).
+(tests/telegram/test_processes.py).
 """
 
 from __future__ import annotations
