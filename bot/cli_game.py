@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         parsed = make_url(url)
     except ArgumentError:
         return _fail(f"not a database URL: {url}")
-    file = sqlite_file(parsed) if parsed.get_backend_name() == "sqlite" else None
+    file = sqlite_file(parsed)
     if file is not None and not file.exists():
         return _fail(f"no database at {file} (set DATABASE_URL or --url)")
     try:

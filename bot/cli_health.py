@@ -49,7 +49,7 @@ def look(url: str | None, timeout: float) -> Health:
         parsed = make_url(url)
     except ArgumentError:
         return unhealthy("DATABASE_URL is not a database URL")
-    file = sqlite_file(parsed) if parsed.get_backend_name() == "sqlite" else None
+    file = sqlite_file(parsed)
     if file is not None and not file.exists():
         return unhealthy(f"no database at {file}")
     return asyncio.run(_checked(url, timeout))

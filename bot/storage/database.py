@@ -216,13 +216,13 @@ def make_engine(url: str | URL, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, echo:
 
 
 def _is_sqlite_file(url: URL) -> bool:
-    return url.get_backend_name() == "sqlite" and sqlite_file(url) is not None
+    return sqlite_file(url) is not None
 
 
 def sqlite_file(url: URL) -> Path | None:
-    """The file a SQLite URL points at (None for an in-memory database)."""
+    """The file a SQLite URL points at (None for an in-memory database, or a database that is no SQLite file)."""
     name = url.database
-    if not name or name == ":memory:" or name.startswith("file:"):
+    if url.get_backend_name() != "sqlite" or not name or name == ":memory:" or name.startswith("file:"):
         return None
     return Path(name)
 

@@ -6,11 +6,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from sqlalchemy.exc import OperationalError
 
 from bot.game.codec import decode_rules, decode_table, decode_tiles, encode_rules, encode_table, encode_tiles
-from bot.storage.database import open_database
+from bot.storage.database import open_database, sqlite_file
+from bot.storage.migrate import one_at_a_time
 from solver import JOKER, STANDARD, Colour, TileSet
 from tests import storage_support as support
 
@@ -98,3 +99,18 @@ def test_rules_round_trip() -> None:
     # rules stored before the deal was a rule read back with the boxed game's
     stored = {k: v for k, v in encode_rules(rules).items() if k != "deal"}
     assert decode_rules(stored) == rules
+
+
+def test_only_a_sqlite_url_names_a_file() -> None:
+    """PostgreSQL's URL names a database, not a file: no lock file is made for its migrations in the folder the
+    bot starts in (it takes an advisory lock instead)."""
+    assert sqlite_file(make_url("sqlite+aiosqlite:///data/x.sqlite3")) == Path("data/x.sqlite3")
+    assert sqlite_file(make_url("postgresql+asyncpg://u:p@localhost/postgres")) is None
+    assert sqlite_file(make_url("sqlite+aiosqlite:///:memory:")) is None
+
+
+def test_migrating_postgres_leaves_no_lock_file_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with one_at_a_time("postgresql+asyncpg://u:p@localhost/postgres"):
+        pass
+    assert list(tmp_path.iterdir()) == []
