@@ -36,7 +36,7 @@ from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, colour_of, nu
 #: No way at all (larger than any number of actions searched).
 INFINITE = 1 << 20
 #: The goal's own cost in the fixed point: a key no tile code takes.
-_GOAL = -1
+GOAL = _GOAL = -1
 
 #: What a run lacks to let a tile go: the tiles it must gain, and the tile in its way that must leave first (a "cut"),
 #: or ``NO_CUT``.
@@ -49,15 +49,18 @@ SOME_CUT = -2
 Option = tuple[int, frozenset[int]]
 
 
-def _windows(numbers: Iterable[int], colour: int, joker: bool, limits: Limits) -> list[frozenset[int]]:
-    """The tile sets that fill ``numbers`` of ``colour`` (and a joker if ``joker``); the joker may stand in for one.
+def _windows(numbers: Iterable[int], colour: int, joker: bool, limits: Limits, jokers: bool) -> list[frozenset[int]]:
+    """The tile sets that fill ``numbers`` of ``colour`` (and a joker if ``joker``); the joker may stand in for one,
+    if there is one (``jokers``).
 
     A number off the ends of the deck can only be the joker.
     """
     inside = [code(n, colour) for n in numbers if 1 <= n <= limits.numbers]
     outside = sum(1 for n in numbers if not 1 <= n <= limits.numbers)
-    if outside + joker > 1:
-        return []
+    if outside + joker > int(jokers):
+        return [frozenset(inside)] if not outside and not joker else []
+    if not jokers:
+        return [frozenset(inside)]
     if outside or joker:
         return [frozenset([*inside, JOKER_CODE])]
     return [frozenset(inside), *(frozenset([*inside, JOKER_CODE]) - {c} for c in inside)]
@@ -69,13 +72,17 @@ class Bound:
     A shape is a table's rows as interned ints (see ``RowTable``), in any order.
     """
 
-    def __init__(self, table: RowTable, goal: int, limits: Limits) -> None:
-        self.table, self.goal, self.limits = table, goal, limits
+    def __init__(self, table: RowTable, goal: int, limits: Limits, jokers: bool = True) -> None:
+        """``jokers``: whether a joker is on the table (without one, no window is worked out with a joker in it)."""
+        self.table, self.goal, self.limits, self.jokers = table, goal, limits, jokers
         #: the goal's twin never moves in a shortest answer (only a real goal has a twin worth the name)
         self.still = goal if goal != JOKER_CODE else None
         self._needs: dict[tuple[int, int], tuple[Need, ...]] = {}
         self._numbers: dict[int, frozenset[int]] = {}
         self._lacking: dict[tuple[int, int], frozenset[int]] = {}
+        self._overlaps: dict[tuple[int, int], tuple[tuple[int, frozenset[int]], ...]] = {}
+        self._takeable: dict[int, frozenset[int]] = {}
+        self._lines: dict[tuple[tuple[int, ...], frozenset[int], int], list[Option]] = {}
         #: (row, tile, the runs of the row's colour) → the ways the tile can leave that row; (-1, -1, ...) for the goal
         self.row_options: dict[tuple[int, int, tuple[int, ...]], tuple[Option, ...]] = {}
         #: the goal's windows, each with the tile that must be cut away from the twin when the twin's run is in the
@@ -89,7 +96,13 @@ class Bound:
                 ((n - 1, n + 1), True, SOME_CUT),
                 ((n - 2, n - 1, n + 1, n + 2), False, None),
             ):
-                self.goal_needs += [(w, cut) for w in _windows(numbers, c, joker, limits)]
+                self.goal_needs += [(w, cut) for w in _windows(numbers, c, joker, limits, jokers)]
+
+    def about_goal(self, k: int) -> bool:
+        """Whether row ``k`` is one the goal could go into (a run of its colour, a group of its number)."""
+        if self.goal == JOKER_CODE:
+            return True
+        return self.table.colour[k] == colour_of(self.goal) or self.table.number[k] == number_of(self.goal)
 
     def finishes(self, shape: Iterable[int]) -> bool:
         """Whether some row of the table takes the goal now (only then is the bound 1)."""
@@ -101,9 +114,23 @@ class Bound:
             return 1
         if self.goal == JOKER_CODE:
             return 2
-        goal_cost = _Costs(self, rows).goal()
+        goal_cost, _ = _Costs(self, rows).goal()
         # no row takes the goal yet: one step at least, then the goal's PUT
         return INFINITE if goal_cost >= INFINITE else max(2, 1 + goal_cost)
+
+    def explain(self, shape: Iterable[int]) -> tuple[int, int, dict[int, int]]:
+        """The bound, the goal's cost under it, and each tile's depth below the goal (``GOAL`` is the goal's own).
+
+        A table one step on has a bound of at least one more than the least of the goal's cost and the depths of
+        the tiles whose options that step changed: any cheaper way to the goal on that table must reach a changed
+        tile, and the way from the goal down to it is the same as on this table. So the search can skip such tables
+        without working out their bounds (an empty map: nothing is known, the bound 1 at least).
+        """
+        rows = list(shape)
+        if self.finishes(rows) or self.goal == JOKER_CODE:
+            return self(rows), 0, {}
+        goal_cost, depths = _Costs(self, rows).goal(depths=True)
+        return (INFINITE if goal_cost >= INFINITE else max(2, 1 + goal_cost)), goal_cost, depths
 
     def numbers(self, k: int) -> frozenset[int]:
         found = self._numbers.get(k)
@@ -111,20 +138,75 @@ class Bound:
             found = self._numbers[k] = frozenset(number_of(t) for t in self.table.rows[k] if t != JOKER_CODE)
         return found
 
-    def line(self, rows: tuple[int, ...], lack: frozenset[int], cut: int) -> Option:
-        """The cost of a run made by joining ``rows`` (one COMBINE each after the first) that must also gain ``lack``
+    def takeable(self, k: int) -> frozenset[int]:
+        found = self._takeable.get(k)
+        if found is None:
+            found = self._takeable[k] = frozenset(t for t, _ in self.table.takes(k))
+        return found
+
+    def line(self, rows: tuple[int, ...], lack: frozenset[int], cut: int) -> list[Option]:
+        key = (rows, lack, cut)
+        found = self._lines.get(key)
+        if found is None:
+            found = self._lines[key] = self._line(rows, lack, cut)
+        return found
+
+    def _line(self, rows: tuple[int, ...], lack: frozenset[int], cut: int) -> list[Option]:
+        """The costs of a run made by joining ``rows`` (one COMBINE each after the first) that must also gain ``lack``
         (a pair each) and lose a tile in its way (``cut``).
 
-        Runs that share a number cannot be joined until one of the two copies has left: a pair, which may be the
-        same pair as the cut (so only one is counted). The cut waits for its tile: only a TAKE of that tile, or a
-        PUT of its second copy, cuts the run in the right place.
+        Two runs that share numbers cannot be joined until one of them has let those go (``overlap``): pairs of
+        their own for each such two runs. The cut is a pair too, which may be one of those (so with a cut only the
+        larger count is taken, and only the cut's tile waited for). The cut waits for its tile: only a TAKE of that
+        tile, or a PUT of its second copy, cuts the run in the right place.
         """
         rest = lack.difference(*(self.table.rows[k] for k in rows))
-        numbers = [self.numbers(k) for k in rows]
-        shared = sum(map(len, numbers)) > len(frozenset().union(*numbers))
-        loses = int(cut != NO_CUT or shared)
-        waits = rest | {cut} if cut >= 0 else rest
-        return len(rows) - 1 + 2 * (len(rest) + loses), waits
+        ways: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
+        for x, a in enumerate(rows):
+            for b in rows[x + 1 :]:
+                shared = self.overlap(a, b)
+                if shared:
+                    ways = [(n + m, w | v) for n, w in ways for m, v in shared]
+        joins = len(rows) - 1
+        if cut != NO_CUT:
+            waits = rest | {cut} if cut >= 0 else rest
+            return [(joins + 2 * (len(rest) + max(1, min(n for n, _ in ways))), waits)]
+        return [(joins + 2 * (len(rest) + n), rest | w) for n, w in ways]
+
+    def overlap(self, a: int, b: int) -> tuple[tuple[int, frozenset[int]], ...]:
+        """The ways runs ``a`` and ``b`` can let the numbers they share go, so they can be joined (none if they share
+        none): pairs, and the tiles those pairs take.
+
+        One of them lets the shared block go: a TAKE from its end for each tile (the run keeping three tiles or
+        more, so it may have to grow first), or one pair that splits the block off next to it, a TAKE of the tile
+        there or a PUT of that tile's second copy (the part kept needing three tiles; the block two or more).
+        """
+        key = (a, b) if a < b else (b, a)
+        found = self._overlaps.get(key)
+        if found is None:
+            shared = self.numbers(a) & self.numbers(b)
+            rows = self.table.rows
+            if not shared:
+                found = ()
+            elif JOKER_CODE in rows[a] or JOKER_CODE in rows[b]:
+                found = ((1, frozenset()),)  # a joker moves the ends about: one pair at least
+            else:
+                found = (*self._drops(a, shared), *self._drops(b, shared))
+            self._overlaps[key] = found
+        return found
+
+    def _drops(self, k: int, block: frozenset[int]) -> list[tuple[int, frozenset[int]]]:
+        """The ways run ``k`` can let ``block`` (some of its numbers) go: pairs, and the tiles they wait for."""
+        numbers = self.numbers(k)
+        colour = self.table.colour[k]
+        m, kept = len(block), len(numbers) - len(block)
+        if min(block) != min(numbers) and max(block) != max(numbers):
+            return [(2, frozenset())]  # a block inside the run: it must be split off on both sides
+        edge = max(block) + 1 if min(block) == min(numbers) else min(block) - 1
+        out = [(m + max(0, m + 3 - len(numbers)), frozenset(code(n, colour) for n in block))]
+        if m >= 2:
+            out.append((1 + max(0, 3 - kept), frozenset([code(edge, colour)])))
+        return out
 
     def lacking(self, k: int, t: int) -> frozenset[int]:
         """Every tile some window of ``t`` in run ``k`` lacks."""
@@ -150,7 +232,7 @@ class Bound:
                 ((n - 3, n - 2, n - 1, n + 1, n + 2, n + 3), False, NO_CUT),
                 ((n - 1, n + 1), True, NO_CUT),
             ):
-                out.update((frozenset(w - have), cut) for w in _windows(numbers, c, joker, self.limits))
+                out.update((frozenset(w - have), cut) for w in _windows(numbers, c, joker, self.limits, self.jokers))
             found = tuple(out)
             self._needs[key] = found
         return found
@@ -158,10 +240,14 @@ class Bound:
 
 def _pruned(options: Iterable[Option]) -> tuple[Option, ...]:
     """The options no other option beats (one as cheap that waits for fewer tiles)."""
+    by_cost: dict[int, set[frozenset[int]]] = {}
+    for cost, deps in options:
+        by_cost.setdefault(cost, set()).add(deps)
     kept: list[Option] = []
-    for cost, deps in sorted(set(options), key=lambda o: (o[0], len(o[1]))):
-        if not any(c <= cost and d <= deps for c, d in kept):
-            kept.append((cost, deps))
+    for cost in sorted(by_cost):
+        for deps in sorted(by_cost[cost], key=len):
+            if not any(c <= cost and d <= deps for c, d in kept):
+                kept.append((cost, deps))
     return tuple(kept)
 
 
@@ -193,7 +279,7 @@ class _Costs:
             return []
         out: list[Option] = []
         for k in dict.fromkeys(self.where.get(t, ())):
-            if any(u == t for u, _ in table.takes(k)):
+            if t in bound.takeable(k):
                 return [(0, frozenset())]
             colour = table.colour[k]
             partners: tuple[int, ...] = ()
@@ -226,11 +312,9 @@ class _Costs:
         out: list[Option] = []
         for lack, cut in bound.needs(k, t):
             partners = [j for j in others if not lack.isdisjoint(table.rows[j])]
-            out += [
-                bound.line((k, *joined), lack, cut)
-                for size in range(len(partners) + 1)
-                for joined in combinations(partners, size)
-            ]
+            for size in range(len(partners) + 1):
+                for joined in combinations(partners, size):
+                    out += bound.line((k, *joined), lack, cut)
         return out
 
     def goal_options(self) -> tuple[Option, ...]:
@@ -275,45 +359,67 @@ class _Costs:
                     if ancestors:
                         # an end of a run takes the goal only once the twin has been cut away from it
                         in_way = cut if cut is not None and twin in ancestors else NO_CUT
-                        out.append(bound.line(ancestors, window, in_way))
+                        out += bound.line(ancestors, window, in_way)
         return out
 
-    def goal(self) -> int:
-        """The goal's cost: the least fixed point of the options, worked out cheapest first until the goal is known."""
+    def goal(self, depths: bool = False) -> tuple[int, dict[int, int]]:
+        """The goal's cost: the least fixed point of the options, worked out cheapest first until the goal is known.
+
+        With ``depths``, also each tile's depth below the goal: the least sum of option costs on a way down from the
+        goal to the tile (see ``Bound.explain``).
+        """
+        graph: dict[int, Sequence[Option]] = {_GOAL: self.goal_options()}
         owners: list[int] = []
         costs: list[int] = []
         waits: list[frozenset[int]] = []
         waiting: dict[int, list[int]] = {}
-        built: set[int] = set()
-        todo: list[tuple[int, Sequence[Option]]] = [(_GOAL, self.goal_options())]
+        todo = [_GOAL]
         heap: list[tuple[int, int]] = []
         while todo:
-            owner, options = todo.pop()
-            for cost, deps in options:
+            owner = todo.pop()
+            for cost, deps in graph[owner]:
                 if not deps:
                     heap.append((cost, owner))
                     continue
-                index = len(owners)
+                waits.append(deps)
                 owners.append(owner)
                 costs.append(cost)
-                waits.append(deps)
+                index = len(waits) - 1
                 for d in deps:
                     waiting.setdefault(d, []).append(index)
-                    if d not in built:
-                        built.add(d)
-                        todo.append((d, self.options(d)))
+                    if d not in graph:
+                        graph[d] = self.options(d)
+                        todo.append(d)
         left = [len(w) for w in waits]
         done: dict[int, int] = {}
         heapq.heapify(heap)
+        value = INFINITE
         while heap:
-            value, owner = heapq.heappop(heap)
+            cost, owner = heapq.heappop(heap)
             if owner == _GOAL:
-                return value
+                value = cost
+                break
             if owner in done:
                 continue
-            done[owner] = value
+            done[owner] = cost
             for index in waiting.get(owner, ()):
                 left[index] -= 1
                 if left[index] == 0:
                     heapq.heappush(heap, (costs[index] + max(done[d] for d in waits[index]), owners[index]))
-        return INFINITE
+        return value, (_depths(graph) if depths else {})
+
+
+def _depths(graph: dict[int, Sequence[Option]]) -> dict[int, int]:
+    """Dijkstra down from the goal: each tile's least sum of option costs on a way from the goal to it."""
+    depth = {_GOAL: 0}
+    heap = [(0, _GOAL)]
+    while heap:
+        d, owner = heapq.heappop(heap)
+        if d > depth.get(owner, INFINITE):
+            continue
+        for cost, deps in graph.get(owner, ()):
+            for dep in deps:
+                if d + cost < depth.get(dep, INFINITE):
+                    depth[dep] = d + cost
+                    heapq.heappush(heap, (d + cost, dep))
+    return depth

@@ -174,7 +174,8 @@ def search(
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     table = RowTable(limits)
     start = tuple(sorted(table.intern(r) for _, r in state[0]))
-    bound = _Cached(Bound(table, goal, limits))
+    jokers = any(JOKER_CODE in r for _, r in state[0])
+    bound = _Cached(Bound(table, goal, limits, jokers), table)
     still = goal if goal != JOKER_CODE else None
     tried = bound(start)
     steps: dict[Shape, list[tuple[Move, Shape]]] = {}  # each table's steps, kept from one length tried to the next
@@ -186,20 +187,64 @@ def search(
 
 
 class _Cached:
-    """The bound of each table met, worked out once per search."""
+    """The bound of each table met, worked out once per search; for the tables the search steps from, also what
+    their bound says about the tables one step on (see ``Bound.explain``)."""
 
-    def __init__(self, bound: Bound) -> None:
-        self.bound = bound
+    def __init__(self, bound: Bound, table: RowTable) -> None:
+        self.bound, self.table = bound, table
         self.known: dict[Shape, int] = {}
+        self.explained: dict[Shape, _Below] = {}
 
     def finishes(self, shape: Shape) -> bool:
-        return self(shape) == 1
+        return self.bound.finishes(shape)
 
     def __call__(self, shape: Shape) -> int:
         value = self.known.get(shape)
         if value is None:
             value = self.known[shape] = self.bound(shape)
         return value
+
+    def below(self, shape: Shape) -> _Below:
+        found = self.explained.get(shape)
+        if found is None:
+            value, goal_cost, depths = self.bound.explain(shape)
+            self.known[shape] = value
+            found = self.explained[shape] = _Below(self, shape, value, goal_cost, depths)
+        return found
+
+
+class _Below:
+    """A table's bound, and a cheap lower bound for the tables one step on (from the depths of the tiles the step
+    changes), so most of those need no bound of their own before the search knows it can skip them."""
+
+    def __init__(self, cached: _Cached, shape: Shape, value: int, goal_cost: int, depths: dict[int, int]) -> None:
+        self.value, self.goal_cost, self.depths = value, goal_cost, depths
+        self.bound, self.table = cached.bound, cached.table
+        self._rows: dict[int, int] = {}
+        self._colours: dict[int, int] = {}
+        for k in dict.fromkeys(shape):
+            colour = self.table.colour[k]
+            if colour >= 0:
+                self._colours[colour] = min(self._colours.get(colour, INFINITE), self._row(k))
+
+    def _row(self, k: int) -> int:
+        found = self._rows.get(k)
+        if found is None:
+            found = self._rows[k] = min((self.depths.get(t, INFINITE) for t in self.table.rows[k]), default=INFINITE)
+        return found
+
+    def after(self, move: Move) -> int:
+        """At least the bound of the table ``move`` leads to."""
+        if not self.depths:
+            return 1
+        kind, a, b, into = move
+        rows = (a, b) if kind == _COMBINE else (a, into) if into >= 0 else (a,)
+        if any(self.bound.about_goal(k) for k in rows):
+            return 1
+        changed = INFINITE
+        for k in rows:
+            changed = min(changed, self._row(k), self._colours.get(self.table.colour[k], INFINITE))
+        return max(2, 1 + min(self.goal_cost, changed))
 
 
 def _shortest(
@@ -232,6 +277,10 @@ def _shortest(
                     tables=len(depth_of),
                     depth=depth,
                 )
+            below = bound.below(s)
+            if depth + below.value > limit:  # kept on a lower bound; its own bound says it cannot finish in time
+                cut = min(cut, depth + below.value)
+                continue
             known_steps = steps.get(s)
             if known_steps is None:
                 known_steps = steps[s] = list(_moves(s, table, still))
@@ -243,7 +292,8 @@ def _shortest(
                 if known == child_depth:
                     parents[child].append((s, move))
                     continue
-                reach = child_depth + bound(child)
+                value = bound.known.get(child)
+                reach = child_depth + (below.after(move) if value is None else value)
                 if reach > limit:
                     cut = min(cut, reach)
                     continue
