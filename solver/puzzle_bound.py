@@ -38,9 +38,9 @@ INFINITE = 1 << 20
 #: The goal's own cost in the fixed point: a key no tile code takes.
 GOAL = _GOAL = -1
 
-#: What a run lacks to let a tile go: the tiles it must gain, and the tile in its way that must leave first (a "cut"),
-#: or ``NO_CUT``.
-Need = tuple[frozenset[int], int]
+#: What a run lacks to let a tile go: the tiles it must gain, the tile in its way that must leave first (a "cut") or
+#: ``NO_CUT``, and the numbers the window spans (the tile's own among them).
+Need = tuple[frozenset[int], int, tuple[int, int]]
 #: No tile in the way.
 NO_CUT = -1
 #: A tile in the way that takes a pair of its own to cut away, but not a tile known in advance.
@@ -82,7 +82,10 @@ class Bound:
         self._lacking: dict[tuple[int, int], frozenset[int]] = {}
         self._overlaps: dict[tuple[int, int], tuple[tuple[int, frozenset[int]], ...]] = {}
         self._takeable: dict[int, frozenset[int]] = {}
-        self._lines: dict[tuple[tuple[int, ...], frozenset[int], int], list[Option]] = {}
+        self._ends: dict[int, tuple[int, int]] = {}
+        #: (run, tile, the runs of its colour) → the runs that might join its line (see ``_Costs._partners``)
+        self.partners: dict[tuple[int, int, tuple[int, ...]], tuple[int, ...]] = {}
+        self._lines: dict[tuple[tuple[int, ...], frozenset[int], int, tuple[int, int] | None], list[Option]] = {}
         #: (row, tile, the runs of the row's colour) → the ways the tile can leave that row; (-1, -1, ...) for the goal
         self.row_options: dict[tuple[int, int, tuple[int, ...]], tuple[Option, ...]] = {}
         #: the goal's windows, each with the tile that must be cut away from the twin when the twin's run is in the
@@ -132,6 +135,14 @@ class Bound:
         goal_cost, depths = _Costs(self, rows).goal(depths=True)
         return (INFINITE if goal_cost >= INFINITE else max(2, 1 + goal_cost)), goal_cost, depths
 
+    def ends(self, k: int) -> tuple[int, int]:
+        """Run ``k``'s lowest and highest numbers (its jokers aside)."""
+        found = self._ends.get(k)
+        if found is None:
+            numbers = self.numbers(k)
+            found = self._ends[k] = (min(numbers), max(numbers))
+        return found
+
     def numbers(self, k: int) -> frozenset[int]:
         found = self._numbers.get(k)
         if found is None:
@@ -144,23 +155,39 @@ class Bound:
             found = self._takeable[k] = frozenset(t for t, _ in self.table.takes(k))
         return found
 
-    def line(self, rows: tuple[int, ...], lack: frozenset[int], cut: int) -> list[Option]:
-        key = (rows, lack, cut)
+    def line(self, rows: tuple[int, ...], lack: frozenset[int], cut: int, span: tuple[int, int] | None) -> list[Option]:
+        key = (rows, lack, cut, span)
         found = self._lines.get(key)
         if found is None:
-            found = self._lines[key] = self._line(rows, lack, cut)
+            found = self._lines[key] = self._line(rows, lack, cut, span)
         return found
 
-    def _line(self, rows: tuple[int, ...], lack: frozenset[int], cut: int) -> list[Option]:
+    def _line(
+        self, rows: tuple[int, ...], lack: frozenset[int], cut: int, span: tuple[int, int] | None
+    ) -> list[Option]:
         """The costs of a run made by joining ``rows`` (one COMBINE each after the first) that must also gain ``lack``
-        (a pair each) and lose a tile in its way (``cut``).
+        (a pair each) and lose a tile in its way (``cut``), for a window over the numbers ``span``.
+
+        The run is one stretch of numbers: a row lying apart from the window brings the gap between them along
+        (each of those tiles must arrive too, unless another of the rows has it). Without ``span`` (or with a joker
+        on the table, which could stand in) gaps are not counted.
 
         Two runs that share numbers cannot be joined until one of them has let those go (``overlap``): pairs of
         their own for each such two runs. The cut is a pair too, which may be one of those (so with a cut only the
         larger count is taken, and only the cut's tile waited for). The cut waits for its tile: only a TAKE of that
         tile, or a PUT of its second copy, cuts the run in the right place.
         """
-        rest = lack.difference(*(self.table.rows[k] for k in rows))
+        need = set(lack)
+        if span is not None and not self.jokers:
+            low, high = span
+            for k in rows:
+                numbers = self.numbers(k)
+                colour = self.table.colour[k]
+                if min(numbers) > high + 1:
+                    need.update(code(m, colour) for m in range(high + 1, min(numbers)))
+                elif max(numbers) < low - 1:
+                    need.update(code(m, colour) for m in range(max(numbers) + 1, low))
+        rest = frozenset(need).difference(*(self.table.rows[k] for k in rows))
         ways: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
         for x, a in enumerate(rows):
             for b in rows[x + 1 :]:
@@ -213,7 +240,7 @@ class Bound:
         key = (k, t)
         found = self._lacking.get(key)
         if found is None:
-            found = self._lacking[key] = frozenset().union(*(lack for lack, _ in self.needs(k, t)))
+            found = self._lacking[key] = frozenset().union(*(lack for lack, _, _ in self.needs(k, t)))
         return found
 
     def needs(self, k: int, t: int) -> tuple[Need, ...]:
@@ -232,10 +259,44 @@ class Bound:
                 ((n - 3, n - 2, n - 1, n + 1, n + 2, n + 3), False, NO_CUT),
                 ((n - 1, n + 1), True, NO_CUT),
             ):
-                out.update((frozenset(w - have), cut) for w in _windows(numbers, c, joker, self.limits, self.jokers))
+                span = (max(1, min(*numbers, n)), min(self.limits.numbers, max(*numbers, n)))
+                out.update(
+                    (frozenset(w - have), cut, span) for w in _windows(numbers, c, joker, self.limits, self.jokers)
+                )
             found = tuple(out)
             self._needs[key] = found
         return found
+
+
+#: Past this many runs that could join a line, their subsets are not all tried (and gaps are not counted).
+_MOST_JOINED = 6
+
+
+def _ancestors(
+    bound: Bound, runs: Iterable[int], lack: frozenset[int], span: tuple[int, int]
+) -> tuple[list[tuple[int, ...]], bool]:
+    """The sets of ``runs`` worth trying to join into a line for a window over ``span`` lacking ``lack``, and whether
+    their gaps may be counted.
+
+    Runs holding a lacking tile, and the runs lying between them and the window (which may fill the gap); any
+    other run only adds a COMBINE, a gap and overlaps. With too many such runs, only those holding a lacking tile,
+    without counting gaps (fewer tiles needed: still a lower bound).
+    """
+    table = bound.table
+    runs = list(runs)
+    helping = [j for j in runs if not lack.isdisjoint(table.rows[j])]
+    gaps = not bound.jokers
+    tried = helping
+    if gaps and helping:
+        low = min(span[0], *(min(bound.numbers(j)) for j in helping))
+        high = max(span[1], *(max(bound.numbers(j)) for j in helping))
+        bridges = [
+            j for j in runs if j not in helping and min(bound.numbers(j)) <= high and max(bound.numbers(j)) >= low
+        ]
+        tried = helping + bridges
+        if len(tried) > _MOST_JOINED:
+            tried, gaps = helping, False
+    return [joined for size in range(len(tried) + 1) for joined in combinations(tried, size)], gaps
 
 
 def _pruned(options: Iterable[Option]) -> tuple[Option, ...]:
@@ -284,15 +345,36 @@ class _Costs:
             colour = table.colour[k]
             partners: tuple[int, ...] = ()
             if colour >= 0 and t != JOKER_CODE:
-                # only the runs holding a tile that some window lacks can help; the key names just those
-                lacking = bound.lacking(k, t)
-                partners = tuple(j for j in self.runs[colour] if not lacking.isdisjoint(table.rows[j]))
+                # only the runs that may join the line (see ``_ancestors``) can help; the key names just those
+                partners = self._partners(k, t, self.runs[colour])
             key = (k, t, partners)
             found = bound.row_options.get(key)
             if found is None:
                 found = bound.row_options[key] = _pruned(self._row_options(k, t, partners))
             out += found
         return out
+
+    def _partners(self, k: int, t: int, runs: tuple[int, ...]) -> tuple[int, ...]:
+        """The runs that might join run ``k``'s line to let ``t`` go: those holding a tile some window lacks, and
+        (gaps being counted without a joker) those lying between them and the tile."""
+        bound, table = self.bound, self.bound.table
+        key = (k, t, runs)
+        found = bound.partners.get(key)
+        if found is not None:
+            return found
+        lacking = bound.lacking(k, t)
+        others = list(runs)
+        others.remove(k)
+        helping = [j for j in others if not lacking.isdisjoint(table.rows[j])]
+        if bound.jokers or not helping:
+            found = tuple(helping)
+        else:
+            n = number_of(t)
+            low = min(n - 3, *(bound.ends(j)[0] for j in helping))
+            high = max(n + 3, *(bound.ends(j)[1] for j in helping))
+            found = tuple(j for j in others if j in helping or (bound.ends(j)[0] <= high and bound.ends(j)[1] >= low))
+        bound.partners[key] = found
+        return found
 
     def _row_options(self, k: int, t: int, runs: tuple[int, ...]) -> list[Option]:
         bound, table = self.bound, self.bound.table
@@ -306,15 +388,12 @@ class _Costs:
             return [(2, frozenset([g])) for g in gains]
         if t == JOKER_CODE:
             return [(1, frozenset())]  # the joker's windows are not worked out: one action at least
-        others = list(runs)
-        if k in others:
-            others.remove(k)
+        others = [j for j in runs if j != k]
         out: list[Option] = []
-        for lack, cut in bound.needs(k, t):
-            partners = [j for j in others if not lack.isdisjoint(table.rows[j])]
-            for size in range(len(partners) + 1):
-                for joined in combinations(partners, size):
-                    out += bound.line((k, *joined), lack, cut)
+        for lack, cut, span in bound.needs(k, t):
+            sets, gaps = _ancestors(bound, others, lack, span)
+            for joined in sets:
+                out += bound.line((k, *joined), lack, cut, span if gaps else None)
         return out
 
     def goal_options(self) -> tuple[Option, ...]:
@@ -338,29 +417,59 @@ class _Costs:
         if not runs:
             return out
         twin = next((k for k in runs if goal in table.rows[k]), None)
-        others = list(runs)
-        if twin is not None:
-            others.remove(twin)
-        plain = others[0] if others else twin
+        n = number_of(goal)
         for window, cut in bound.goal_needs:
             if cut is None and twin is None:
                 continue
-            # the runs whose lines could end in the row that takes the goal: those holding tiles of the window
-            helping = [k for k in others if not window.isdisjoint(table.rows[k])]
-            if cut is not None and twin is not None and not window.isdisjoint(table.rows[twin]):
-                helping.append(twin)
-            for size in range(len(helping) + 1):
-                for extra in combinations(helping, size):
-                    if cut is None:
-                        assert twin is not None
-                        ancestors: tuple[int, ...] = (twin, *extra)
-                    else:
-                        ancestors = extra or ((plain,) if plain is not None else ())
-                    if ancestors:
-                        # an end of a run takes the goal only once the twin has been cut away from it
-                        in_way = cut if cut is not None and twin in ancestors else NO_CUT
-                        out += bound.line(ancestors, window, in_way)
+            numbers = [number_of(w) for w in window if w != JOKER_CODE] + ([n] if cut is None else [])
+            span = (min(numbers), max(numbers))
+            if cut is None:
+                # the twin's window: the twin's run is in the line of the row that takes the goal
+                assert twin is not None
+                sets, gaps = _ancestors(bound, [k for k in runs if k != twin], window, span)
+                for joined in sets:
+                    out += bound.line((twin, *joined), window, NO_CUT, span if gaps else None)
+                continue
+            sets, gaps = _ancestors(bound, runs, window, span)
+            # the line starts somewhere: with no run holding a tile of the window, any one run
+            tried = [joined for joined in sets if joined] + [(k,) for k in runs]
+            for ancestors in tried:
+                if twin not in ancestors:
+                    out += bound.line(ancestors, window, NO_CUT, span if gaps else None)
+                    continue
+                # an end of a run takes the goal only once the twin has been cut away from it, and the piece
+                # left with the twin is a run of three or more: it may have to gain tiles on its other side
+                kept = self._twin_kept(twin, cut, runs)
+                if kept is not None:
+                    more, waits = kept
+                    out += [
+                        (cost + more, deps | waits)
+                        for cost, deps in bound.line(ancestors, window, cut, span if gaps else None)
+                    ]
         return out
+
+    def _twin_kept(self, twin: int, cut: int, runs: tuple[int, ...]) -> tuple[int, frozenset[int]] | None:
+        """What the twin's piece must gain when the run is cut at ``cut`` (beside the twin): pairs, and the tiles they
+        wait for; 1 when a COMBINE could bring them instead; None if it never can (a tile not on the table).
+
+        The piece holds the twin and, at best (a PUT of ``cut``'s second copy splits the run just past it), ``cut``
+        too: so it needs at least the twin's neighbour on the other side.
+        """
+        bound, table = self.bound, self.bound.table
+        if bound.jokers or cut == SOME_CUT:
+            return 0, frozenset()
+        goal = bound.goal
+        n, c = number_of(goal), colour_of(goal)
+        side = -1 if number_of(cut) > n else 1  # the twin keeps the tiles on the other side of it
+        numbers = (n + side,)
+        if not all(1 <= m <= bound.limits.numbers for m in numbers):
+            return None
+        missing = frozenset(code(m, c) for m in numbers) - frozenset(table.rows[twin])
+        if any(t not in self.where for t in missing):
+            return None
+        if any(not missing.isdisjoint(table.rows[k]) for k in runs if k != twin):
+            return 1, frozenset()
+        return 2 * len(missing), missing
 
     def goal(self, depths: bool = False) -> tuple[int, dict[int, int]]:
         """The goal's cost: the least fixed point of the options, worked out cheapest first until the goal is known.
