@@ -30,6 +30,12 @@ is a step of one action. Tiles of the goal's kind are never moved: a
 shortest answer never does (wherever the twin could go, the goal could
 have gone instead, sooner).
 
+The bound is the search's main cost, so it is worked out only as far as
+needed: a table's bound only up to what the length tried leaves it (past
+that, "more" is enough), and a table one step on is first kept on a cheap
+lower bound that the step's table's own bound gives (``Bound.depths``),
+getting a bound of its own only when the search comes to it.
+
 Then the rules choose among all shortest answers: every table on one keeps
 all its parents, rule 2 is applied to those tables, and the answers left
 are walked out from the start with their ids; each rule after that keeps,
@@ -46,7 +52,7 @@ from enum import Enum
 from typing import Any
 
 from solver.errors import RummikubError
-from solver.puzzle_bound import INFINITE, Bound
+from solver.puzzle_bound import INFINITE, Bound, Graph, placed_tile, row_nodes
 from solver.puzzle_rows import JOKER_CODE, Limits, Row, RowTable, colour_of, number_of
 from solver.text import N_
 
@@ -110,13 +116,22 @@ def _length(move: Move) -> int:
 def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[Move, Shape]]:
     """Every step from a table without ids (COMBINEs, then TAKE-and-PUT pairs), with the table it leaves.
 
-    Rows with the same contents give the same steps, so each contents is tried once.
+    Rows with the same contents give the same steps, so each contents is tried once (as the row a TAKE takes from,
+    and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from).
     """
-    rows = list(shape)
+    rows = shape
+    colour, number = table.colour, table.number
     runs: dict[int, list[int]] = {}
+    groups: dict[int, list[int]] = {}
+    firsts: list[int] = []  # the first row of each contents
     for i, k in enumerate(rows):
-        if table.colour[k] >= 0:
-            runs.setdefault(table.colour[k], []).append(i)
+        if i and rows[i - 1] == k:
+            continue
+        firsts.append(i)
+        if colour[k] >= 0:
+            runs.setdefault(colour[k], []).append(i)
+        else:
+            groups.setdefault(number[k], []).append(i)
     for same in runs.values():
         for x, i in enumerate(same):
             for j in same[x + 1 :]:
@@ -125,27 +140,37 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
                     child = [*rows[:i], *rows[i + 1 : j], *rows[j + 1 :], joined]
                     child.sort()
                     yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
-    for i, k in enumerate(rows):
-        if i and rows[i - 1] == k:
+    put = table.put
+    for i in firsts:
+        k = rows[i]
+        takes = table.takes(k)
+        if not takes:
             continue
-        others = rows[:i] + rows[i + 1 :]
-        for t, result in table.takes(k):
+        others = [*rows[:i], *rows[i + 1 :]]
+        twin = i + 1 < len(rows) and rows[i + 1] == k  # a second row like this one
+        for t, result in takes:
             if t == still:
                 continue
-            held = others + list(result)
-            places: list[tuple[int, int]] = [(-1 - r, len(others) + r) for r in range(len(result))]
-            for j, kj in enumerate(others):
-                if (j and others[j - 1] == kj) or not (
-                    t == JOKER_CODE or table.colour[kj] == colour_of(t) or table.number[kj] == number_of(t)
-                ):
-                    continue
-                places.append((kj, j))
-            for into, j in places:
-                landed = table.put(held[j], t)
+            for r, kr in enumerate(result):  # into the row, or a half, the TAKE left
+                landed = put(kr, t)
                 if landed is not None:
-                    child = [*held[:j], *held[j + 1 :], *landed]
+                    child = [*others, *result[:r], *result[r + 1 :], *landed]
                     child.sort()
-                    yield (_PAIR, k, t, into), tuple(child)
+                    yield (_PAIR, k, t, -1 - r), tuple(child)
+            if t == JOKER_CODE:
+                targets = firsts
+            else:
+                targets = sorted([*runs.get(colour_of(t), ()), *groups.get(number_of(t), ())])
+            for j in targets:
+                if j == i and not twin:
+                    continue
+                kj = rows[j]
+                landed = put(kj, t)
+                if landed is not None:
+                    at = j if j <= i else j - 1  # its place among the others (the twin, if j is i)
+                    child = [*others[:at], *others[at + 1 :], *result, *landed]
+                    child.sort()
+                    yield (_PAIR, k, t, kj), tuple(child)
 
 
 @dataclass(slots=True)
@@ -187,50 +212,98 @@ def search(
 
 
 class _Cached:
-    """The bound of each table met, worked out once per search; for the tables the search steps from, also what
-    their bound says about the tables one step on (see ``Bound.explain``)."""
+    """The bound of each table met, worked out once per search, or only as far as a length tried needed it; for the
+    tables the search steps from, also what their bound says about the tables one step on (see ``Bound.depths``)."""
 
     def __init__(self, bound: Bound, table: RowTable) -> None:
         self.bound, self.table = bound, table
+        #: each table's bound: exact, or (the tables in ``rough``) at least that
         self.known: dict[Shape, int] = {}
+        self.rough: set[Shape] = set()
         self.explained: dict[Shape, _Below] = {}
+        self._finishes: dict[Shape, bool] = {}
+        #: the last table whose bound was worked out, with the goal's cost and the fixed point's nodes: the search
+        #: asks for what it says about the tables one step on right after, if it steps from that table at all
+        self._last: tuple[Shape, int, Graph | None] | None = None
 
     def finishes(self, shape: Shape) -> bool:
-        return self.bound.finishes(shape)
+        found = self._finishes.get(shape)
+        if found is None:
+            found = self._finishes[shape] = self.bound.finishes(shape)
+        return found
 
-    def __call__(self, shape: Shape) -> int:
+    def __call__(self, shape: Shape, most: int = INFINITE) -> int:
+        """The table's bound; or, if that is more than ``most``, a number more than ``most`` that it is at least."""
         value = self.known.get(shape)
-        if value is None:
-            value = self.known[shape] = self.bound(shape)
+        if value is None or (value <= most and shape in self.rough):
+            value, exact, goal_cost, graph = self.bound.evaluate(shape, most)
+            self.known[shape] = value
+            if exact:
+                self.rough.discard(shape)
+            else:
+                self.rough.add(shape)
+            self._last = (shape, goal_cost, graph)
         return value
 
     def below(self, shape: Shape) -> _Below:
+        """What the bound of ``shape`` says about the tables one step on (its bound known exactly)."""
         found = self.explained.get(shape)
         if found is None:
-            value, goal_cost, depths = self.bound.explain(shape)
-            self.known[shape] = value
-            found = self.explained[shape] = _Below(self, shape, value, goal_cost, depths)
+            if self._last is not None and self._last[0] == shape:
+                _, goal_cost, graph = self._last
+            else:
+                value, _, goal_cost, graph = self.bound.evaluate(shape, self.known.get(shape, INFINITE))
+                self.known[shape] = value
+            self._last = None
+            found = _Below(self, shape, self.known[shape], goal_cost, self.bound.depths(graph))
+            self.explained[shape] = found
         return found
 
 
 class _Below:
-    """A table's bound, and a cheap lower bound for the tables one step on (from the depths of the tiles the step
-    changes), so most of those need no bound of their own before the search knows it can skip them."""
+    """A table's bound, and a cheap lower bound for the tables one step on (from the depths of the nodes whose options
+    the step changes), so most of those need no bound of their own before the search knows it can skip them.
+
+    A step changes the rows it touches: the options of their tiles (and of those tiles leaving them), of the tiles
+    of the other runs of a touched run's colour (which lines they may join), and of where the tiles of a touched
+    run's colour or a touched group's number can be put.
+    """
 
     def __init__(self, cached: _Cached, shape: Shape, value: int, goal_cost: int, depths: dict[int, int]) -> None:
         self.value, self.goal_cost, self.depths = value, goal_cost, depths
         self.bound, self.table = cached.bound, cached.table
+        self.shape = shape
         self._rows: dict[int, int] = {}
-        self._colours: dict[int, int] = {}
-        for k in dict.fromkeys(shape):
-            colour = self.table.colour[k]
-            if colour >= 0:
-                self._colours[colour] = min(self._colours.get(colour, INFINITE), self._row(k))
+        #: the least depth of the nodes of each colour's runs (see ``_row``) and of the places of its tiles; of the
+        #: places of each number's tiles (worked out when first asked)
+        self._colours: dict[int, int] | None = None
+        self._numbers: dict[int, int] = {}
+
+    def _by_colour(self) -> dict[int, int]:
+        if self._colours is None:
+            colours: dict[int, int] = {}
+            for node, depth in self.depths.items():
+                t = placed_tile(node)
+                if t is not None:
+                    c, n = colour_of(t), number_of(t)
+                    colours[c] = min(colours.get(c, INFINITE), depth)
+                    self._numbers[n] = min(self._numbers.get(n, INFINITE), depth)
+            for k in dict.fromkeys(self.shape):
+                colour = self.table.colour[k]
+                if colour >= 0:
+                    colours[colour] = min(colours.get(colour, INFINITE), self._row(k))
+            self._colours = colours
+        return self._colours
 
     def _row(self, k: int) -> int:
+        """The least depth of row ``k``'s tiles, and of those tiles' own nodes in row ``k``."""
         found = self._rows.get(k)
         if found is None:
-            found = self._rows[k] = min((self.depths.get(t, INFINITE) for t in self.table.rows[k]), default=INFINITE)
+            depths = self.depths
+            found = INFINITE
+            for t in self.table.rows[k]:
+                found = min(found, depths.get(t, INFINITE), *(depths.get(x, INFINITE) for x in row_nodes(k, t)))
+            self._rows[k] = found
         return found
 
     def after(self, move: Move) -> int:
@@ -241,10 +314,16 @@ class _Below:
         rows = (a, b) if kind == _COMBINE else (a, into) if into >= 0 else (a,)
         if any(self.bound.about_goal(k) for k in rows):
             return 1
-        changed = INFINITE
+        changed = self.goal_cost
+        table = self.table
         for k in rows:
-            changed = min(changed, self._row(k), self._colours.get(self.table.colour[k], INFINITE))
-        return max(2, 1 + min(self.goal_cost, changed))
+            changed = min(changed, self._row(k))
+            if table.colour[k] >= 0:
+                changed = min(changed, self._by_colour().get(table.colour[k], INFINITE))
+            if table.number[k] >= 0:
+                self._by_colour()
+                changed = min(changed, self._numbers.get(table.number[k], INFINITE))
+        return max(2, 1 + changed)
 
 
 def _shortest(
@@ -277,10 +356,11 @@ def _shortest(
                     tables=len(depth_of),
                     depth=depth,
                 )
-            below = bound.below(s)
-            if depth + below.value > limit:  # kept on a lower bound; its own bound says it cannot finish in time
-                cut = min(cut, depth + below.value)
+            value = bound(s, limit - depth)
+            if depth + value > limit:  # kept on a lower bound; its own bound says it cannot finish in time
+                cut = min(cut, depth + value)
                 continue
+            below = bound.below(s)
             known_steps = steps.get(s)
             if known_steps is None:
                 known_steps = steps[s] = list(_moves(s, table, still))
@@ -292,8 +372,8 @@ def _shortest(
                 if known == child_depth:
                     parents[child].append((s, move))
                     continue
-                value = bound.known.get(child)
-                reach = child_depth + (below.after(move) if value is None else value)
+                known_value = bound.known.get(child)
+                reach = child_depth + (below.after(move) if known_value is None else known_value)
                 if reach > limit:
                     cut = min(cut, reach)
                     continue
