@@ -5,6 +5,12 @@ and prints); the rules of the rows are in ``puzzle_rows`` and the search with
 its tie-breaks in ``puzzle_search``. Colours here are B G R Y (blue, green,
 red, yellow), groups are printed in that order.
 
+Of all the shortest answers, the statement's rules choose one, each among
+the answers the ones before it left: the fewest actions; COMBINE as early as
+possible; lower row ids first (the COMBINEs' first); no joker move that can
+be avoided; the joker's moves as early as possible (``puzzle_search`` says
+each exactly, and what decides when they all tie).
+
 Input: the goal tile; the number of rows; then one row a line, ``id tiles…``.
 Output: one action a line (``TAKE 5R 2``, ``PUT 5R 1``, ``COMBINE 1 3``), then
 the rows left ascending by id. No answer within the bound prints ``IMPOSSIBLE``.

@@ -161,3 +161,55 @@ def layout(row: Row, limits: Limits) -> Row:
         out.append(x)
         previous = x
     return (*out, *(JOKER_CODE,) * jokers)
+
+
+class RowTable:
+    """Every row a search meets, interned as a small int, with what TAKE, PUT and COMBINE do to it cached.
+
+    Most rows of a table are the same as in the table it came from, so each
+    row's moves are worked out once per search instead of once per table.
+    """
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.rows: list[Row] = []
+        self.index: dict[Row, int] = {}
+        self.colour: list[int] = []  # a run's colour, or -1
+        self.number: list[int] = []  # a group's number, or -1
+        self._takes: list[tuple[tuple[int, tuple[int, ...]], ...] | None] = []
+        self._puts: dict[tuple[int, int], tuple[int, ...] | None] = {}
+        self._joins: dict[tuple[int, int], int | None] = {}
+
+    def intern(self, row: Row) -> int:
+        k = self.index.get(row)
+        if k is None:
+            k = self.index[row] = len(self.rows)
+            self.rows.append(row)
+            self.colour.append(colour_of(row[0]) if row and is_run(row, self.limits) else -1)
+            self.number.append(number_of(row[0]) if row and is_group(row, self.limits) else -1)
+            self._takes.append(None)
+        return k
+
+    def takes(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Each tile that can be taken from row ``k``, with the row or two rows left."""
+        found = self._takes[k]
+        if found is None:
+            row = self.rows[k]
+            options = ((t, take(row, t, self.limits)) for t in dict.fromkeys(row))
+            found = tuple((t, tuple(self.intern(r) for r in res)) for t, res in options if res is not None)
+            self._takes[k] = found
+        return found
+
+    def put(self, k: int, t: int) -> tuple[int, ...] | None:
+        key = (k, t)
+        if key not in self._puts:
+            res = put(self.rows[k], t, self.limits)
+            self._puts[key] = None if res is None else tuple(self.intern(r) for r in res)
+        return self._puts[key]
+
+    def join(self, a: int, b: int) -> int | None:
+        key = (a, b)
+        if key not in self._joins:
+            res = combine(self.rows[a], self.rows[b], self.limits)
+            self._joins[key] = None if res is None else self.intern(res)
+        return self._joins[key]

@@ -1,35 +1,59 @@
-"""The one-tile puzzle's search: breadth first over table states, then the tie-breaks.
+"""The one-tile puzzle's search: the fewest actions, then the statement's tie-breaks across every shortest answer.
 
-Breadth first finds the fewest actions. It searches tables without their row
-ids (ids only name rows; the same table under other ids needs the same
-actions), and every table remembers all its parents on shortest paths, so
-the tie-breaks can then pick one path exactly, ids and all:
+Of all the shortest answers, whatever tables they leave, the one chosen is
+decided by these rules, each only among the answers the rules before it
+left, in this order:
 
-1. fewest actions;
-2. fewest TAKEs and PUTs of the joker (never move it when it can be done without);
-3. when the joker must move, as early as possible: as few TAKE-and-PUT pairs
-   of other tiles before its TAKE as any answer allows (COMBINEs may come
-   before it), then the same for its next move, if any;
-4. action by action, the smallest: a COMBINE before anything else (lower row
-   ids first), then a move of the joker, then other TAKEs and PUTs (lower
-   row id, then the tile colour by colour, low to high).
+1. the fewest actions;
+2. COMBINE as early as possible: where two answers first differ in the
+   kind of an action, the one with the COMBINE there wins;
+3. lower row ids first: first the COMBINEs' row ids, COMBINE by COMBINE
+   (which runs to join outranks what came before the join), then every
+   action's row ids, action by action (a TAKE's row, a PUT's row, a
+   COMBINE's two rows);
+4. no joker move that can be avoided: the fewest TAKEs and PUTs of the
+   joker;
+5. the joker's moves as early as possible: where two answers first differ
+   in whether an action moves the joker, the one that moves it wins;
+6. so that exactly one answer is left: the tiles moved, action by action,
+   colour by colour (in the puzzle's colour order), then low to high.
 
-A TAKE and the PUT that must follow it count as two actions but are one step
-of the search (a COMBINE is a step of one action), so no state ever holds a
-tile in hand. Rows are interned as small ints with their TAKE, PUT and
-COMBINE results cached, since most rows of a state are its parent's.
+How. The fewest actions come from a breadth-first search over tables
+without their row ids (ids only name rows; the same table under other ids
+needs the same actions), pruned by a lower bound on the actions a table
+still needs (``puzzle_bound``): a table is kept only when the actions spent
+plus the bound fit the length tried, which starts at the bound of the
+start and grows until an answer is found, so the first answer found is a
+shortest one and every table on a shortest answer is kept. A TAKE and the
+PUT that must follow it count as two actions but are one step; a COMBINE
+is a step of one action. Tiles of the goal's kind are never moved: a
+shortest answer never does (wherever the twin could go, the goal could
+have gone instead, sooner).
+
+The bound is the search's main cost, so it is worked out only as far as
+needed: a table's bound only up to what the length tried leaves it (past
+that, "more" is enough), and a table one step on is first kept on a cheap
+lower bound that the step's table's own bound gives (``Bound.depths``),
+getting a bound of its own only when the search comes to it.
+
+Then the rules choose among all shortest answers: every table on one keeps
+all its parents, rule 2 is applied to those tables, and the answers left
+are walked out from the start with their ids; each rule after that keeps,
+step by step, only the steps that its order prefers among all the answers
+still in play (rule 4 counts joker moves backwards from the end).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from operator import itemgetter
+from typing import Any
 
 from solver.errors import RummikubError
-from solver.puzzle_rows import JOKER_CODE, Limits, Row, colour_of, combine, is_group, is_run, number_of, put, take
+from solver.puzzle_bound import INFINITE, Bound, Graph, placed_tile, row_nodes
+from solver.puzzle_rows import JOKER_CODE, Limits, Row, RowTable, colour_of, number_of
 from solver.text import N_
 
 Rows = tuple[tuple[int, Row], ...]
@@ -40,7 +64,7 @@ _NOTHING = -1
 
 
 class PuzzleLimitError(RummikubError):
-    """The search gave up before proving an answer (too many states, or out of time)."""
+    """The search gave up before proving an answer (too many tables, or out of time)."""
 
 
 class ActionKind(Enum):
@@ -58,13 +82,9 @@ class Action:
     row: int
     other: int = 0
 
-    def rank(self) -> tuple[int, int, int, int]:
-        """Smaller is preferred where two equally good action lists first differ."""
-        if self.kind is ActionKind.COMBINE:
-            return (0, self.row, self.other, 0)
-        if self.tile == JOKER_CODE:
-            return (1, self.row, 0, 0)
-        return (2, self.row, colour_of(self.tile), number_of(self.tile))
+    @property
+    def moves_joker(self) -> bool:
+        return self.kind is not ActionKind.COMBINE and self.tile == JOKER_CODE
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,164 +100,88 @@ def start_state(rows: dict[int, Row]) -> State:
     return ordered, max(rows, default=0) + 1, _NOTHING
 
 
-#: An action while searching: (kind: 0 COMBINE, 1 TAKE, 2 PUT; tile code or -1; row id; other row id or 0).
-Step = tuple[int, int, int, int]
-#: A state while searching: rows as (id, interned row), the next new id, and -1 (no tile in hand).
-Node = tuple[tuple[tuple[int, int], ...], int, int]
-#: One step of the search: a COMBINE, or a TAKE with the PUT that must follow it.
-Move = tuple[Step, ...]
-
-_COMBINE, _TAKE, _PUT = 0, 1, 2
-_KINDS = (ActionKind.COMBINE, ActionKind.TAKE, ActionKind.PUT)
+#: A table without its row ids: its interned rows, sorted.
+Shape = tuple[int, ...]
+#: A step of the search on tables without ids, by row contents: ``(0, a, b, 0)`` joins runs ``a`` and ``b``;
+#: ``(1, k, t, into)`` takes ``t`` from row ``k`` and puts it into a row whose contents are ``into``, or, when
+#: ``into`` is -1 or -2, into the row (or the lower half) or the higher half that the TAKE left.
+Move = tuple[int, int, int, int]
+_COMBINE, _PAIR = 0, 1
 
 
-def _action(step: Step) -> Action:
-    kind, tile, row, other = step
-    return Action(_KINDS[kind], tile, row, other)
+def _length(move: Move) -> int:
+    return 1 if move[0] == _COMBINE else 2
 
 
-def _moves_joker(step: Step) -> int:
-    return int(step[0] != _COMBINE and step[1] == JOKER_CODE)
+def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[Move, Shape]]:
+    """Every step from a table without ids (COMBINEs, then TAKE-and-PUT pairs), with the table it leaves.
 
-
-def _rank(step: Step) -> tuple[int, int, int, int]:
-    return _action(step).rank()
-
-
-class _Rows:
-    """Every row the search meets, interned as a small int, with what TAKE, PUT and COMBINE do to it cached.
-
-    Most rows of a state are the same as in its parent, so each row's moves
-    are worked out once per search instead of once per state.
+    Rows with the same contents give the same steps, so each contents is tried once (as the row a TAKE takes from,
+    and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from).
     """
-
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.rows: list[Row] = []
-        self.index: dict[Row, int] = {}
-        self.colour: list[int] = []  # a run's colour, or -1
-        self.group_number: list[int] = []  # a group's number, or -1
-        self.takes: list[tuple[tuple[int, tuple[int, ...]], ...] | None] = []
-        self.puts: dict[tuple[int, int], tuple[int, ...] | None] = {}
-        self.joins: dict[tuple[int, int], int | None] = {}
-
-    def intern(self, row: Row) -> int:
-        k = self.index.get(row)
-        if k is None:
-            k = self.index[row] = len(self.rows)
-            self.rows.append(row)
-            self.colour.append(colour_of(row[0]) if row and is_run(row, self.limits) else -1)
-            self.group_number.append(number_of(row[0]) if row and is_group(row, self.limits) else -1)
-            self.takes.append(None)
-        return k
-
-    def take(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        found = self.takes[k]
-        if found is None:
-            row = self.rows[k]
-            options = ((t, take(row, t, self.limits)) for t in dict.fromkeys(row))
-            found = tuple((t, tuple(self.intern(r) for r in res)) for t, res in options if res is not None)
-            self.takes[k] = found
-        return found
-
-    def put(self, k: int, t: int) -> tuple[int, ...] | None:
-        key = (k, t)
-        if key not in self.puts:
-            res = put(self.rows[k], t, self.limits)
-            self.puts[key] = None if res is None else tuple(self.intern(r) for r in res)
-        return self.puts[key]
-
-    def join(self, a: int, b: int) -> int | None:
-        key = (a, b)
-        if key not in self.joins:
-            res = combine(self.rows[a], self.rows[b], self.limits)
-            self.joins[key] = None if res is None else self.intern(res)
-        return self.joins[key]
-
-    def node(self, state: State) -> Node:
-        rows, next_id, held = state
-        return tuple((i, self.intern(r)) for i, r in rows), next_id, held
-
-    def state(self, rows: tuple[tuple[int, int], ...]) -> Rows:
-        return tuple((i, self.rows[k]) for i, k in rows)
-
-
-def _replace(
-    rows: tuple[tuple[int, int], ...], i: int, result: tuple[int, ...], next_id: int
-) -> tuple[tuple[tuple[int, int], ...], int]:
-    """Row ``i`` becomes ``result[0]``; a split's higher half gets the next new id (the largest, so it goes last)."""
-    changed = (*rows[:i], (rows[i][0], result[0]), *rows[i + 1 :])
-    if len(result) == 1:
-        return changed, next_id
-    return (*changed, (next_id, result[1])), next_id + 1
-
-
-def _successors(node: Node, table: _Rows, pairs: bool = True) -> Iterator[tuple[Move, Node]]:
-    """COMBINEs (one action) and, unless ``pairs`` is false, TAKE-then-PUT pairs (two actions, one search move)."""
-    rows, next_id, _ = node
+    rows = shape
+    colour, number = table.colour, table.number
     runs: dict[int, list[int]] = {}
     groups: dict[int, list[int]] = {}
-    for i, (_, k) in enumerate(rows):
-        colour = table.colour[k]
-        if colour >= 0:
-            runs.setdefault(colour, []).append(i)
-        if table.group_number[k] >= 0:
-            groups.setdefault(table.group_number[k], []).append(i)
+    firsts: list[int] = []  # the first row of each contents
+    for i, k in enumerate(rows):
+        if i and rows[i - 1] == k:
+            continue
+        firsts.append(i)
+        if colour[k] >= 0:
+            runs.setdefault(colour[k], []).append(i)
+        else:
+            groups.setdefault(number[k], []).append(i)
     for same in runs.values():
         for x, i in enumerate(same):
             for j in same[x + 1 :]:
-                joined = table.join(rows[i][1], rows[j][1])
+                joined = table.join(rows[i], rows[j])
                 if joined is not None:
-                    new_rows = (*rows[:i], (rows[i][0], joined), *rows[i + 1 : j], *rows[j + 1 :])
-                    yield ((_COMBINE, -1, rows[i][0], rows[j][0]),), (new_rows, next_id, _NOTHING)
-    for i, (rid, k) in enumerate(rows if pairs else ()):
-        for t, result in table.take(k):
-            held, next_held = _replace(rows, i, result, next_id)
-            places: Iterable[int]
-            if t == JOKER_CODE:
-                places = range(len(held))
-            else:
-                # Only runs of the tile's colour and groups of its number can take it, besides the row it left.
-                places = sorted({i, len(held) - 1, *runs.get(colour_of(t), ()), *groups.get(number_of(t), ())})
-            for j in places:
-                rj, kj = held[j]
-                landed = table.put(kj, t)
+                    child = [*rows[:i], *rows[i + 1 : j], *rows[j + 1 :], joined]
+                    child.sort()
+                    yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
+    put = table.put
+    for i in firsts:
+        k = rows[i]
+        takes = table.takes(k)
+        if not takes:
+            continue
+        others = [*rows[:i], *rows[i + 1 :]]
+        twin = i + 1 < len(rows) and rows[i + 1] == k  # a second row like this one
+        for t, result in takes:
+            if t == still:
+                continue
+            for r, kr in enumerate(result):  # into the row, or a half, the TAKE left
+                landed = put(kr, t)
                 if landed is not None:
-                    new_rows, new_next = _replace(held, j, landed, next_held)
-                    yield ((_TAKE, t, rid, 0), (_PUT, t, rj, 0)), (new_rows, new_next, _NOTHING)
+                    child = [*others, *result[:r], *result[r + 1 :], *landed]
+                    child.sort()
+                    yield (_PAIR, k, t, -1 - r), tuple(child)
+            if t == JOKER_CODE:
+                targets = firsts
+            else:
+                targets = sorted([*runs.get(colour_of(t), ()), *groups.get(number_of(t), ())])
+            for j in targets:
+                if j == i and not twin:
+                    continue
+                kj = rows[j]
+                landed = put(kj, t)
+                if landed is not None:
+                    at = j if j <= i else j - 1  # its place among the others (the twin, if j is i)
+                    child = [*others[:at], *others[at + 1 :], *result, *landed]
+                    child.sort()
+                    yield (_PAIR, k, t, kj), tuple(child)
 
 
-def _finishes(node: Node, goal: int, table: _Rows) -> Iterator[tuple[Step, tuple[tuple[int, int], ...]]]:
-    """The PUTs of the goal tile possible from ``node``, with the rows they leave."""
-    rows, next_id, _ = node
-    for i, (rid, k) in enumerate(rows):
-        result = table.put(k, goal)
-        if result is not None:
-            yield (_PUT, goal, rid, 0), _replace(rows, i, result, next_id)[0]
+@dataclass(slots=True)
+class _Shortest:
+    """What the search leaves: the answer's length, each table's depth and parents, the tables it ends from."""
 
-
-#: A table without its row ids: its interned rows, sorted. Two tables that differ only in ids need the same
-#: number of actions (and joker moves) to finish, so the search meets each one once.
-Shape = tuple[int, ...]
-#: How a step of the search moves: a COMBINE, a TAKE-and-PUT of a numbered tile, or one of the joker.
-_BY_COMBINE, _BY_PAIR, _BY_JOKER = 0, 1, 2
-_second = itemgetter(1)
-#: The positions of the joker's moves: for each, how many TAKE-and-PUT pairs of numbered tiles come before it.
-JokerAt = tuple[int, ...]
-
-
-def _shape(node: Node) -> Shape:
-    return tuple(sorted(map(_second, node[0])))
-
-
-def _by(move: Move) -> int:
-    if len(move) == 1:
-        return _BY_COMBINE
-    return _BY_JOKER if move[0][1] == JOKER_CODE else _BY_PAIR
-
-
-def _can_finish(node: Node, goal: int, table: _Rows) -> bool:
-    return next(_finishes(node, goal, table), None) is not None
+    start: Shape
+    length: int
+    depth_of: dict[Shape, int]
+    parents: dict[Shape, list[tuple[Shape, Move]]]
+    finals: list[Shape]
 
 
 def search(
@@ -250,164 +194,380 @@ def search(
 ) -> Found | None:
     """The best action list that puts ``goal`` on the table, or None if there is none within ``max_actions``.
 
-    Raises ``PuzzleLimitError`` past ``max_states`` tables or ``time_limit`` seconds.
-
-    Breadth first by number of actions over tables without their row ids (a
-    COMBINE leads one layer on, a TAKE-and-PUT two layers on): ids only name
-    rows, and counting them made one table dozens of states on long chains.
-    The ids come back when ``_best`` walks the answer out from the start.
+    Raises ``PuzzleLimitError`` past ``max_states`` tables in one pass or ``time_limit`` seconds.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    table = _Rows(limits)
-    start = table.node(state)
-    first = _shape(start)
-    seen: dict[Shape, Node] = {first: start}  # one table with ids for each shape met
-    depth_of: dict[Shape, int] = {first: 0}
-    parents: dict[Shape, set[tuple[Shape, int]]] = {}
-    layers: dict[int, list[Shape]] = {0: [first]}
-    for depth in range(max_actions):
-        # a table first met two actions on (a TAKE and PUT) and then one action on (a COMBINE) sits in both layers
-        layer = [s for s in layers.get(depth, []) if depth_of[s] == depth]
-        finals = [s for s in layer if _can_finish(seen[s], goal, table)]
+    table = RowTable(limits)
+    start = tuple(sorted(table.intern(r) for _, r in state[0]))
+    jokers = any(JOKER_CODE in r for _, r in state[0])
+    bound = _Cached(Bound(table, goal, limits, jokers), table)
+    still = goal if goal != JOKER_CODE else None
+    tried = bound(start)
+    steps: dict[Shape, list[tuple[Move, Shape]]] = {}  # each table's steps, kept from one length tried to the next
+    while tried <= max_actions:
+        found, tried = _shortest(start, steps, table, bound, still, tried, max_states, deadline, time_limit)
+        if found is not None:
+            return _choose(found, state, goal, table, still)
+    return None
+
+
+class _Cached:
+    """The bound of each table met, worked out once per search, or only as far as a length tried needed it; for the
+    tables the search steps from, also what their bound says about the tables one step on (see ``Bound.depths``)."""
+
+    def __init__(self, bound: Bound, table: RowTable) -> None:
+        self.bound, self.table = bound, table
+        #: each table's bound: exact, or (the tables in ``rough``) at least that
+        self.known: dict[Shape, int] = {}
+        self.rough: set[Shape] = set()
+        self.explained: dict[Shape, _Below] = {}
+        self._finishes: dict[Shape, bool] = {}
+        #: the last table whose bound was worked out, with the goal's cost and the fixed point's nodes: the search
+        #: asks for what it says about the tables one step on right after, if it steps from that table at all
+        self._last: tuple[Shape, int, Graph | None] | None = None
+
+    def finishes(self, shape: Shape) -> bool:
+        found = self._finishes.get(shape)
+        if found is None:
+            found = self._finishes[shape] = self.bound.finishes(shape)
+        return found
+
+    def __call__(self, shape: Shape, most: int = INFINITE) -> int:
+        """The table's bound; or, if that is more than ``most``, a number more than ``most`` that it is at least."""
+        value = self.known.get(shape)
+        if value is None or (value <= most and shape in self.rough):
+            value, exact, goal_cost, graph = self.bound.evaluate(shape, most)
+            self.known[shape] = value
+            if exact:
+                self.rough.discard(shape)
+            else:
+                self.rough.add(shape)
+            self._last = (shape, goal_cost, graph)
+        return value
+
+    def below(self, shape: Shape) -> _Below:
+        """What the bound of ``shape`` says about the tables one step on (its bound known exactly)."""
+        found = self.explained.get(shape)
+        if found is None:
+            if self._last is not None and self._last[0] == shape:
+                _, goal_cost, graph = self._last
+            else:
+                value, _, goal_cost, graph = self.bound.evaluate(shape, self.known.get(shape, INFINITE))
+                self.known[shape] = value
+            self._last = None
+            found = _Below(self, shape, self.known[shape], goal_cost, self.bound.depths(graph))
+            self.explained[shape] = found
+        return found
+
+
+class _Below:
+    """A table's bound, and a cheap lower bound for the tables one step on (from the depths of the nodes whose options
+    the step changes), so most of those need no bound of their own before the search knows it can skip them.
+
+    A step changes the rows it touches: the options of their tiles (and of those tiles leaving them), of the tiles
+    of the other runs of a touched run's colour (which lines they may join), and of where the tiles of a touched
+    run's colour or a touched group's number can be put.
+    """
+
+    def __init__(self, cached: _Cached, shape: Shape, value: int, goal_cost: int, depths: dict[int, int]) -> None:
+        self.value, self.goal_cost, self.depths = value, goal_cost, depths
+        self.bound, self.table = cached.bound, cached.table
+        self.shape = shape
+        self._rows: dict[int, int] = {}
+        #: the least depth of the nodes of each colour's runs (see ``_row``) and of the places of its tiles; of the
+        #: places of each number's tiles (worked out when first asked)
+        self._colours: dict[int, int] | None = None
+        self._numbers: dict[int, int] = {}
+
+    def _by_colour(self) -> dict[int, int]:
+        if self._colours is None:
+            colours: dict[int, int] = {}
+            for node, depth in self.depths.items():
+                t = placed_tile(node)
+                if t is not None:
+                    c, n = colour_of(t), number_of(t)
+                    colours[c] = min(colours.get(c, INFINITE), depth)
+                    self._numbers[n] = min(self._numbers.get(n, INFINITE), depth)
+            for k in dict.fromkeys(self.shape):
+                colour = self.table.colour[k]
+                if colour >= 0:
+                    colours[colour] = min(colours.get(colour, INFINITE), self._row(k))
+            self._colours = colours
+        return self._colours
+
+    def _row(self, k: int) -> int:
+        """The least depth of row ``k``'s tiles, and of those tiles' own nodes in row ``k``."""
+        found = self._rows.get(k)
+        if found is None:
+            depths = self.depths
+            found = INFINITE
+            for t in self.table.rows[k]:
+                found = min(found, depths.get(t, INFINITE), *(depths.get(x, INFINITE) for x in row_nodes(k, t)))
+            self._rows[k] = found
+        return found
+
+    def after(self, move: Move) -> int:
+        """At least the bound of the table ``move`` leads to."""
+        if not self.depths:
+            return 1
+        kind, a, b, into = move
+        rows = (a, b) if kind == _COMBINE else (a, into) if into >= 0 else (a,)
+        if any(self.bound.about_goal(k) for k in rows):
+            return 1
+        changed = self.goal_cost
+        table = self.table
+        for k in rows:
+            changed = min(changed, self._row(k))
+            if table.colour[k] >= 0:
+                changed = min(changed, self._by_colour().get(table.colour[k], INFINITE))
+            if table.number[k] >= 0:
+                self._by_colour()
+                changed = min(changed, self._numbers.get(table.number[k], INFINITE))
+        return max(2, 1 + changed)
+
+
+def _shortest(
+    start: Shape,
+    steps: dict[Shape, list[tuple[Move, Shape]]],
+    table: RowTable,
+    bound: _Cached,
+    still: int | None,
+    limit: int,
+    max_states: int,
+    deadline: float | None,
+    time_limit: float | None,
+) -> tuple[_Shortest | None, int]:
+    """Breadth first over tables whose depth plus bound is at most ``limit``; the answers' tables if any end there,
+    else the least depth plus bound that was cut (the next limit worth trying)."""
+    depth_of: dict[Shape, int] = {start: 0}
+    parents: dict[Shape, list[tuple[Shape, Move]]] = {start: []}
+    layers: dict[int, list[Shape]] = {0: [start]}
+    cut = INFINITE
+    for depth in range(limit):
+        layer = [s for s in layers.pop(depth, []) if depth_of[s] == depth]
+        finals = [s for s in layer if bound.finishes(s)]
         if finals:
-            return _best(table, start, _Paths(depth_of, parents, seen, finals, goal, table))
-        if depth == max_actions - 1 or not (layer or layers.get(depth + 1)):
-            return None
-        # Once the next layer can finish, moves two actions long lead past the answer: skip them.
-        pairs = not any(_can_finish(seen[s], goal, table) for s in layers.get(depth + 1, []))
+            return _Shortest(start, depth + 1, depth_of, parents, finals), limit
         for n, s in enumerate(layer):
-            if deadline is not None and n % 256 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and n % 16 == 0 and time.perf_counter() > deadline:
                 raise PuzzleLimitError(
                     N_("gave up after {seconds} s ({tables} tables, {depth} actions deep)"),
                     seconds=f"{time_limit:g}",
                     tables=len(depth_of),
                     depth=depth,
                 )
-            for move, child in _successors(seen[s], table, pairs):
-                shape = _shape(child)
-                child_depth = depth + len(move)
-                known = depth_of.get(shape)
-                if known is None or child_depth < known:
-                    depth_of[shape] = child_depth
-                    seen[shape] = child
-                    layers.setdefault(child_depth, []).append(shape)
-                    parents[shape] = {(s, _by(move))}
-                elif known == child_depth:
-                    parents[shape].add((s, _by(move)))
+            value = bound(s, limit - depth)
+            if depth + value > limit:  # kept on a lower bound; its own bound says it cannot finish in time
+                cut = min(cut, depth + value)
+                continue
+            below = bound.below(s)
+            known_steps = steps.get(s)
+            if known_steps is None:
+                known_steps = steps[s] = list(_moves(s, table, still))
+            for move, child in known_steps:
+                child_depth = depth + _length(move)
+                known = depth_of.get(child)
+                if known is not None and known < child_depth:
+                    continue
+                if known == child_depth:
+                    parents[child].append((s, move))
+                    continue
+                known_value = bound.known.get(child)
+                reach = child_depth + (below.after(move) if known_value is None else known_value)
+                if reach > limit:
+                    cut = min(cut, reach)
+                    continue
+                depth_of[child] = child_depth
+                parents[child] = [(s, move)]
+                layers.setdefault(child_depth, []).append(child)
         if len(depth_of) > max_states:
             raise PuzzleLimitError(
                 N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
             )
-    return None
+    return None, cut
 
 
-def _joker_moves(move: Move) -> int:
-    return sum(_moves_joker(step) for step in move)
+# -- the tie-breaks ----------------------------------------------------------------------------------------------
+
+#: A table with its row ids: (row id, interned row) by id, and the next new id.
+Node = tuple[tuple[tuple[int, int], ...], int]
+#: One step of an answer with ids: the node it leaves, its actions, the node it reaches.
+Edge = tuple[Node, tuple[Action, ...], Node]
 
 
-class _Paths:
-    """The shortest paths found, and on them what the tie-breaks need: the fewest joker moves left from each
-    table, and the earliest the joker's moves can then come."""
-
-    def __init__(
-        self,
-        depth_of: dict[Shape, int],
-        parents: dict[Shape, set[tuple[Shape, int]]],
-        seen: dict[Shape, Node],
-        finals: list[Shape],
-        goal: int,
-        table: _Rows,
-    ) -> None:
-        self.depth_of, self.goal = depth_of, goal
-        self.last = depth_of[finals[0]]
-        #: the fewest joker moves from a table to the end, for the tables on shortest paths
-        self.jokers: dict[Shape, int] = {}
-        #: the joker's move at the end, when the goal is the joker (it counts among the joker's moves)
-        self.final_joker: dict[Shape, bool] = {}
-        for s in finals:
-            self.jokers[s] = min(_moves_joker(a) for a, _ in _finishes(seen[s], goal, table))
-            self.final_joker[s] = self.jokers[s] > 0
-        todo: dict[int, list[Shape]] = {self.last: list(finals)}
-        for depth in range(self.last, 0, -1):
-            for child in todo.get(depth, []):
-                for parent, by in parents[child]:
-                    cost = self.jokers[child] + (2 if by == _BY_JOKER else 0)
-                    known = self.jokers.get(parent)
-                    if known is None:
-                        todo.setdefault(depth_of[parent], []).append(parent)
-                    if known is None or cost < known:
-                        self.jokers[parent] = cost
-        #: steps from each table that stay on a shortest path with the fewest joker moves
-        self.onward: dict[Shape, list[tuple[Shape, int]]] = {}
-        for child, cost in self.jokers.items():
-            for parent, by in parents.get(child, ()):
-                if self.jokers.get(parent) == cost + (2 if by == _BY_JOKER else 0):
-                    self.onward.setdefault(parent, []).append((child, by))
-        self._joker_at: dict[tuple[Shape, int], JokerAt] = {}
-
-    def joker_at(self, s: Shape, pairs: int) -> JokerAt:
-        """The earliest positions the joker's remaining moves can take from ``s``, ``pairs`` pairs having been made.
-
-        Iterative (children before parents, by depth) so long answers do not recurse deeply.
-        """
-        key = (s, pairs)
-        if key in self._joker_at:
-            return self._joker_at[key]
-        stack = [key]
-        while stack:
-            here, made = stack[-1]
-            if self.depth_of[here] == self.last:
-                self._joker_at[(here, made)] = (made,) if self.final_joker[here] else ()
-                stack.pop()
-                continue
-            needed = [
-                (child, made + (by == _BY_PAIR))
-                for child, by in self.onward[here]
-                if (child, made + (by == _BY_PAIR)) not in self._joker_at
-            ]
-            if needed:
-                stack.extend(needed)
-                continue
-            self._joker_at[(here, made)] = min(self.after(child, by, made) for child, by in self.onward[here])
-            stack.pop()
-        return self._joker_at[key]
-
-    def after(self, child: Shape, by: int, pairs: int) -> JokerAt:
-        """The joker's earliest positions when a step of kind ``by`` leads to ``child``."""
-        if by == _BY_JOKER:
-            return (pairs, *self.joker_at(child, pairs))
-        return self.joker_at(child, pairs + (by == _BY_PAIR))
+def _choose(found: _Shortest, state: State, goal: int, table: RowTable, still: int | None) -> Found:
+    """The one shortest answer the rules prefer (see the module docstring), with the rows it leaves."""
+    rows, next_id, _ = state
+    start: Node = (tuple((i, table.intern(r)) for i, r in rows), next_id)
+    plan = _combines_early(found)
+    steps = _with_ids(start, plan, goal, table)
+    steps = _least(steps, _combine_ids)
+    steps = _least(steps, _row_ids)
+    steps = _fewest_jokers(steps)
+    steps = _least(steps, _jokers_early)
+    steps = _least(steps, lambda actions: tuple(_tile_key(a, table.limits) for a in actions))
+    node, actions = start, list[Action]()
+    for step in steps:  # one answer is left; walk it
+        node, done = next((e[2], e[1]) for e in step if e[0] == node)
+        actions += done
+    return Found(tuple(actions), tuple((i, table.rows[k]) for i, k in node[0]))
 
 
-def _best(table: _Rows, start: Node, paths: _Paths) -> Found:
-    """Walk out the one shortest path the tie-breaks prefer, ids and all, from the start.
+def _combines_early(found: _Shortest) -> list[list[tuple[Shape, Move, Shape]]]:
+    """Rule 2 on tables without ids: step by step, the steps on a shortest answer with a COMBINE where one can be.
 
-    A table's shortest paths do not depend on its ids, so at each table the
-    steps kept are those whose table (without ids) is on a shortest path with
-    the fewest joker moves and the earliest joker; of those, the smallest.
+    The kind of each action does not depend on ids, so this is decided before ids are brought back.
     """
-    node, pairs = start, 0
-    steps: list[Step] = []
-    here = _shape(node)
-    while paths.depth_of[here] < paths.last:
-        depth, jokers, wanted = paths.depth_of[here], paths.jokers[here], paths.joker_at(here, pairs)
-        options: list[tuple[Move, Node]] = []
-        for move, child in _successors(node, table):
-            shape = _shape(child)
-            by = _by(move)
-            if (
-                paths.jokers.get(shape) == jokers - _joker_moves(move)
-                and paths.depth_of.get(shape) == depth + len(move)
-                and paths.after(shape, by, pairs) == wanted
-            ):
-                options.append((move, child))
-        move, node = min(options, key=lambda mc: [_rank(step) for step in mc[0]])
-        pairs += _by(move) == _BY_PAIR
-        steps.extend(move)
-        here = _shape(node)
-    step, rows = min(
-        ((a, r) for a, r in _finishes(node, paths.goal, table) if _moves_joker(a) == paths.jokers[here]),
-        key=lambda ar: _rank(ar[0]),
-    )
-    steps.append(step)
-    return Found(tuple(_action(a) for a in steps), table.state(rows))
+    good = set(found.finals)
+    todo = list(found.finals)
+    while todo:
+        child = todo.pop()
+        for parent, _ in found.parents[child]:
+            if parent not in good:
+                good.add(parent)
+                todo.append(parent)
+    after: dict[Shape, list[tuple[Move, Shape]]] = {}
+    for child in good:
+        for parent, move in found.parents[child]:
+            after.setdefault(parent, []).append((move, child))
+    frontier, depth = {found.start}, 0
+    plan: list[list[tuple[Shape, Move, Shape]]] = []
+    while depth < found.length - 1:
+        step = [(s, move, child) for s in frontier for move, child in after.get(s, ())]
+        joins = [e for e in step if e[1][0] == _COMBINE]
+        step = joins or step
+        plan.append(step)
+        frontier = {child for _, _, child in step}
+        depth += 1 if joins else 2
+    alive = frontier
+    for i in range(len(plan) - 1, -1, -1):
+        plan[i] = [e for e in plan[i] if e[2] in alive]
+        alive = {e[0] for e in plan[i]}
+    return plan
+
+
+def _with_ids(start: Node, plan: list[list[tuple[Shape, Move, Shape]]], goal: int, table: RowTable) -> list[list[Edge]]:
+    """The answers of ``plan`` walked out from the start with their row ids, and the goal's PUT at the end."""
+    frontier = {start}
+    steps: list[list[Edge]] = []
+    for options in plan:
+        wanted: dict[Shape, set[tuple[Move, Shape]]] = {}
+        for s, move, child in options:
+            wanted.setdefault(s, set()).add((move, child))
+        step: list[Edge] = []
+        for node in sorted(frontier):
+            shape = tuple(sorted(k for _, k in node[0]))
+            for move, child in wanted.get(shape, ()):
+                for actions, reached in _apply(node, move, table):
+                    if tuple(sorted(k for _, k in reached[0])) == child:
+                        step.append((node, actions, reached))
+        steps.append(step)
+        frontier = {reached for _, _, reached in step}
+    last: list[Edge] = []
+    for node in sorted(frontier):
+        rows, next_id = node
+        for x, (rid, k) in enumerate(rows):
+            landed = table.put(k, goal)
+            if landed is not None:
+                ended = _replaced(rows, x, landed, next_id)
+                last.append((node, (Action(ActionKind.PUT, goal, rid),), ended))
+    steps.append(last)
+    return steps
+
+
+def _replaced(rows: tuple[tuple[int, int], ...], x: int, result: tuple[int, ...], next_id: int) -> Node:
+    """Row ``x`` becomes ``result[0]``; a split's higher half gets the next new id (the largest, so it goes last)."""
+    changed = (*rows[:x], (rows[x][0], result[0]), *rows[x + 1 :])
+    if len(result) == 1:
+        return changed, next_id
+    return (*changed, (next_id, result[1])), next_id + 1
+
+
+def _apply(node: Node, move: Move, table: RowTable) -> Iterator[tuple[tuple[Action, ...], Node]]:
+    """Every way ``move`` (given by row contents) can be made on a table with ids: one per choice of rows."""
+    rows, next_id = node
+    kind, a, b, into = move
+    if kind == _COMBINE:
+        joined = table.join(a, b)
+        assert joined is not None
+        for x, (ra, ka) in enumerate(rows):
+            for y in range(x + 1, len(rows)):
+                rb, kb = rows[y]
+                if (ka, kb) in ((a, b), (b, a)):
+                    merged = (*rows[:x], (ra, joined), *rows[x + 1 : y], *rows[y + 1 :])
+                    yield (Action(ActionKind.COMBINE, -1, ra, rb),), (merged, next_id)
+        return
+    result = next(res for t, res in table.takes(a) if t == b)
+    for x, (source, k) in enumerate(rows):
+        if k != a:
+            continue
+        held, held_next = _replaced(rows, x, result, next_id)
+        if into < 0:
+            places = [x] if into == -1 else [len(held) - 1]
+        else:
+            # another row with those contents: not the row the TAKE left, nor its new higher half
+            places = [y for y, (rid, ky) in enumerate(held) if ky == into and rid != source and rid < next_id]
+        for y in places:
+            landed = table.put(held[y][1], b)
+            if landed is not None:
+                reached = _replaced(held, y, landed, held_next)
+                yield (Action(ActionKind.TAKE, b, source), Action(ActionKind.PUT, b, held[y][0])), reached
+
+
+def _least(steps: list[list[Edge]], label: Callable[[tuple[Action, ...]], Any]) -> list[list[Edge]]:
+    """Keep the answers whose labels, step by step, are the least (a rule that compares answers where they first
+    differ); each step's labels are compared among all the answers still in play."""
+    frontier = {steps[0][0][0]}
+    kept: list[list[Edge]] = []
+    for step in steps:
+        here = [e for e in step if e[0] in frontier]
+        best = min(label(e[1]) for e in here)
+        here = [e for e in here if label(e[1]) == best]
+        kept.append(here)
+        frontier = {e[2] for e in here}
+    return _alive(kept)
+
+
+def _alive(steps: list[list[Edge]]) -> list[list[Edge]]:
+    """Drop the steps that lead nowhere (their table has no step kept after it)."""
+    alive = {e[2] for e in steps[-1]}
+    for i in range(len(steps) - 1, -1, -1):
+        steps[i] = [e for e in steps[i] if e[2] in alive]
+        alive = {e[0] for e in steps[i]}
+    return steps
+
+
+def _fewest_jokers(steps: list[list[Edge]]) -> list[list[Edge]]:
+    """Rule 4: keep the answers with the fewest TAKEs and PUTs of the joker, counted from the end backwards."""
+    left: dict[Node, int] = {e[2]: 0 for e in steps[-1]}
+    for step in reversed(steps):
+        for node, actions, reached in step:
+            cost = left[reached] + sum(a.moves_joker for a in actions)
+            if cost < left.get(node, INFINITE):
+                left[node] = cost
+    kept = [[e for e in step if left[e[2]] + sum(a.moves_joker for a in e[1]) == left[e[0]]] for step in steps]
+    frontier = {steps[0][0][0]}
+    for i, step in enumerate(kept):
+        kept[i] = [e for e in step if e[0] in frontier]
+        frontier = {e[2] for e in kept[i]}
+    return _alive(kept)
+
+
+def _combine_ids(actions: tuple[Action, ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((a.row, a.other) for a in actions if a.kind is ActionKind.COMBINE)
+
+
+def _row_ids(actions: tuple[Action, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple((a.row, a.other) if a.kind is ActionKind.COMBINE else (a.row,) for a in actions)
+
+
+def _jokers_early(actions: tuple[Action, ...]) -> tuple[int, ...]:
+    return tuple(0 if a.moves_joker else 1 for a in actions)
+
+
+def _tile_key(a: Action, limits: Limits) -> tuple[int, int]:
+    if a.kind is ActionKind.COMBINE:
+        return (-1, -1)
+    if a.tile == JOKER_CODE:
+        return (limits.colours, 0)
+    return (colour_of(a.tile), number_of(a.tile))
