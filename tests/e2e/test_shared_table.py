@@ -417,7 +417,8 @@ async def test_last_tiles_recorded_in_the_group_say_who_won(tmp_path: Path) -> N
         won = "Alice put down 10K 11K 12K (3 tiles, 33 points). Alice has no tile left: Alice wins!"
         waiting = "Bob: tell me the tiles left on your rack, like /left 7R 8K J (or tap below if I know your rack)."
         assert played.text == f"{won}\n{waiting}"  # and no "… to play": going out ends the turns
-        assert [b["text"] for b in played.buttons] == ["📋 My rack as you have it"]
+        # the others tell their racks; Alice may ask how her last play went (answered in private)
+        assert [b["text"] for b in played.buttons] == ["📋 My rack as you have it", "🎯 How did I do? (in private)"]
         assert (await s.service.active_game(GROUP.id)).turn is None
 
 
