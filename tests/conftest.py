@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import getpass
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(Plugin(Watch(ROOT)), "outside-reads")
+    watch = Watch(ROOT)
+    # pytest's own temp root, which it lists (to number and clean its runs) before any fixture can let the run's
+    # folder off: beside a checkout that lies in the temp folder itself (a clone at /tmp/repo) it is no read of
+    # the test's
+    given = config.option.basetemp
+    watch.allow(Path(given) if given else Path(tempfile.gettempdir()) / f"pytest-of-{_user()}")
+    config.pluginmanager.register(Plugin(watch), "outside-reads")
+
+
+def _user() -> str:
+    """The name pytest gives its temp root (``pytest-of-<user>``)."""
+    try:
+        return getpass.getuser()
+    except (ImportError, KeyError, OSError):
+        return "unknown"
 
 
 @pytest.fixture(scope="session", autouse=True)
