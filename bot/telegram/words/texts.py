@@ -29,7 +29,7 @@ rack: 3R 4R 5R J
 table: 6R 7R 8R | 7K 7O 7R
 and I answer with the best play as a picture, with the moves.
 After a play that moves tiles around, send the whole table as it lies now.
-/solve best play · /status table and rack · /undo take back
+/solve best play · /hint a hint · /status table and rack · /undo take back
 Tap a topic for more:""")
 
 #: /help in a group: one phone screen, the topics as buttons below
