@@ -276,16 +276,16 @@ def parse_go(data: str, tapped_in: ChatKind) -> str | None:
     return name if name in (GO_PRIVATE if tapped_in is PRIVATE else GO_SHARED) else None
 
 
-# --- the coach (private, issue 24) -------------------------------------------------------------------------
+# --- the coach (issue 24; its answers go to the player's private chat) -------------------------------------
 # h:<token>:<level> the next level of a hint (the answer it reads waits under ``token``, in the database);
 # u:<game> the tiles unseen and the outs; w:<token>:<k>:<p|g> how the player's k-th play went (their plays
-# wait under ``token``; g: under the group's post, answered in the player's private chat); v:<game> the game's
-# review; y:<game>:<t|p>:<fingerprint> a simpler play under the answer.
+# wait under ``token``; g: under the group's post, answered in private); v:<game>:<p|g> the game's review (g:
+# under the group's last post, sent in private); y:<game>:<t|p>:<fingerprint> a simpler play under the answer.
 
 _HINT = re.compile(r"^h:([A-Za-z0-9_-]{8,24}):([1-4])$")
 _UNSEEN = re.compile(r"^u:(\d{1,19})$")
 _HOW = re.compile(r"^w:([A-Za-z0-9_-]{8,24}):(\d{1,4}):([pg])$")
-_REVIEW = re.compile(r"^v:(\d{1,19})$")
+_REVIEW = re.compile(r"^v:(\d{1,19}):([pg])$")
 _SIMPLER = re.compile(r"^y:(\d{1,19}):([tp]):([0-9a-f]{12})$")
 HINT_PATTERN = r"^h:"
 UNSEEN_PATTERN = r"^u:"
@@ -343,13 +343,17 @@ def parse_how_did(data: str, tapped_in: ChatKind) -> HowDid | None:
     return HowDid(m.group(1), int(m.group(2)))
 
 
-def review(game_id: int) -> str:
-    return _fits(f"v:{game_id}")
+def review(game_id: int, where: ChatKind = PRIVATE) -> str:
+    return _fits(f"v:{game_id}:{'p' if where is PRIVATE else 'g'}")
 
 
 def parse_review(data: str, tapped_in: ChatKind) -> int | None:
+    """The game, when tapped in the kind of chat the button was posted in (the review always goes to the
+    player's private chat)."""
     m = _REVIEW.match(data)
-    return int(m.group(1)) if m is not None and tapped_in is PRIVATE else None
+    if m is None or (PRIVATE if m.group(2) == "p" else SHARED) is not tapped_in:
+        return None
+    return int(m.group(1))
 
 
 def simpler(game_id: int, objective: str, stamp: str) -> str:

@@ -183,6 +183,12 @@ async def test_going_out_ends_the_game_and_it_is_scored_by_the_box(tmp_path: Pat
         board = await s.tap(ALICE, scored, "Scores", GROUP.id)
         assert board.method == "sendPhoto" and board.photo is not None
         assert "Totals after 1 game:" in board.text and "Alice: +50 (1 won)" in board.text
+        # each player's review, asked in the group, arrives in private: Alice's one play was her best
+        mark = s.fake.mark()
+        s.fake.tap(ALICE, scored, "📝 My review (in private)")
+        review = await s.fake.reply(ALICE.id, mark)
+        assert review.text == "Family: Your game in review:\nBest plays: 1 of your 1 turn (100%)\nNo turn missed a tile"
+        assert not s.fake.sent(GROUP.id, mark)
         again = await s.tap(BOB, scored, "New game, same players", GROUP.id)
         assert again.text.startswith("New game (standard rules).\nPlayers: Bob, Carol, Alice. Bob to play.")
         game = await s.service.active_game(GROUP.id)

@@ -93,29 +93,44 @@ async def _graded_privately(
     context: BotContext, state: GameState, user: User, entry: dict[str, Any], index: int
 ) -> None:
     """Under the group's post: the grade in the player's private chat, in their language ("Family: " first)."""
+    with speaking(await _their_language(context, user)):
+        text, picture = await _graded(context, Chat(user.id, Chat.PRIVATE), state, entry, index)
+        await _to_player(context, user, (state.title or _("Your group")) + ": " + text, picture)
+
+
+async def _their_language(context: BotContext, user: User) -> str:
+    """The language of the player's private chat: their choice, else their app's."""
     chosen = await context.service.language_of(user.id)
-    with speaking(chosen or (supported(user.language_code) if user.language_code else current())):
-        private = Chat(user.id, Chat.PRIVATE)
-        text, picture = await _graded(context, private, state, entry, index)
-        head = (state.title or _("Your group")) + ": "
-        try:
-            if picture is None:
-                await context.bot.send_message(user.id, head + text)
-            else:
-                await context.bot.send_photo(user.id, picture, caption=(head + text)[:CAPTION_LIMIT])
-        except Forbidden:  # the player never opened a private chat with the bot
-            raise RummikubError(words.HOW_NO_CHAT) from None
+    return chosen or (supported(user.language_code) if user.language_code else current())
+
+
+async def _to_player(context: BotContext, user: User, text: str, picture: bytes | None = None) -> None:
+    """Words for the player alone, in their private chat (which they must have opened once)."""
+    try:
+        if picture is None:
+            await context.bot.send_message(user.id, text)
+        else:
+            await context.bot.send_photo(user.id, picture, caption=text[:CAPTION_LIMIT])
+    except Forbidden:  # the player never opened a private chat with the bot
+        raise RummikubError(words.HOW_NO_CHAT) from None
 
 
 @guarded
 async def review_button(update: Update, context: BotContext) -> None:
+    """The game's review for the player who taps (under the group's last post: sent to them in private)."""
     tapping = tap(update, context, callbacks.parse_review)
-    query, user, game_id = tapping.query, tapping.user, tapping.data
+    query, chat, user, game_id = tapping.query, tapping.chat, tapping.user, tapping.data
     state = context.game = await context.deps.service.game(game_id)
     if state.player(user.id) is None:
         raise RummikubError(STALE)
-    await query.answer()
-    await send_review(update, context, state, user.id)
+    if not is_group(chat):
+        await query.answer()
+        await send_review(update, context, state, user.id)
+        return
+    with speaking(await _their_language(context, user)):
+        text = await review_text(context, Chat(user.id, Chat.PRIVATE), state, user.id)
+        await _to_player(context, user, (state.title or _("Your group")) + ": " + text)
+    await query.answer(_(words.HOW_SENT))
 
 
 @guarded
@@ -137,15 +152,18 @@ async def review_command(update: Update, context: BotContext) -> None:
 
 
 async def send_review(update: Update, context: BotContext, state: GameState, user_id: int) -> None:
+    """The review, in this chat."""
+    await say(update, context, await review_text(context, context.where, state, user_id))
+
+
+async def review_text(context: BotContext, chat: Chat, state: GameState, user_id: int) -> str:
     """Every kept play of the player's in this game graded (in the solver pool), the share of best plays and
     the turns that missed the most."""
-    chat = context.where
     d = context.deps
     kept = await coach.kept_turns(d, coach.turns_token(state.id, user_id))
     entries = kept.payload.get("turns", []) if kept is not None else []
     if not entries:
-        await say(update, context, _(words.NO_TURNS))
-        return
+        return _(words.NO_TURNS)
     records = [coach.decoded(entry, state, k + 1) for k, entry in enumerate(entries)]
     limit = d.settings.solver_time_limit
     async with photo_coming(context, chat):
@@ -153,5 +171,4 @@ async def send_review(update: Update, context: BotContext, state: GameState, use
             *(d.solving_position(len(r.rack) + sum(len(s) for s in r.table), grade_turn, r, limit) for r in records)
         )
     found = review(grades)
-    lines = [_(words.REVIEW_HEAD), *(spoken(line) for line in found.lines())]
-    await say(update, context, "\n".join(lines))
+    return "\n".join([_(words.REVIEW_HEAD), *(spoken(line) for line in found.lines())])

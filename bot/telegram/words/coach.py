@@ -16,6 +16,8 @@ HOW_SENT = N_("I sent it to you in private.")
 HOW_NOT_YOURS = N_("only {name} can ask how this play went")
 HOW_NO_CHAT = N_("I cannot write to you in private yet: open a chat with me (tap My rack), then tap again")
 REVIEW_BUTTON = N_("📝 Review")
+#: under a group game's last post: each player's review, sent to them alone
+REVIEW_PRIVATELY = N_("📝 My review (in private)")
 SIMPLER_BUTTON = N_("🧒 A simpler play")
 
 HINT_HEAD = N_("Hint {level} of 4: {text}")

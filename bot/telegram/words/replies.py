@@ -170,7 +170,10 @@ def how_did_row(token: str, index: int, *, shared: bool = False) -> list[InlineK
     return [InlineKeyboardButton(_(coach.HOW_BUTTON), callback_data=callbacks.how_did(token, index))]
 
 
-def review_row(game_id: int) -> list[InlineKeyboardButton]:
+def review_row(game_id: int, *, shared: bool = False) -> list[InlineKeyboardButton]:
+    """The game's review: in the player's chat, or under the group's last post (sent to each player in private)."""
+    if shared:
+        return [InlineKeyboardButton(_(coach.REVIEW_PRIVATELY), callback_data=callbacks.review(game_id, SHARED))]
     return [InlineKeyboardButton(_(coach.REVIEW_BUTTON), callback_data=callbacks.review(game_id))]
 
 
@@ -382,6 +385,7 @@ def end_buttons(state: GameState) -> InlineKeyboardMarkup | None:
                     callback_data=callbacks.game_button(callbacks.SAME_PLAYERS, state.id),
                 )
             ],
+            review_row(state.id, shared=True),
         ]
         return InlineKeyboardMarkup(rows)
     return None
