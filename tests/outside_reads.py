@@ -63,7 +63,9 @@ class Watch:
         A place that holds the checkout's parent cannot be let off whole, or nothing beside the checkout would be
         noted: its parts that do are still watched (a checkout at ``/usr/src/app`` watches ``/usr/src``; one at
         ``/repo`` watches ``/`` outside the system's folders). When the parent is the temp folder itself (a
-        checkout at ``/tmp/repo``), what the run makes there is let off: whatever was not there when it began.
+        checkout at ``/tmp/repo``), what the run makes there is let off: a folder or file that was not there when
+        it began and is there now. What is still missing is noted when it is read (``../shared`` on a clean
+        machine), not when it is written (a temp file being made).
         """
         self.root = os.path.realpath(root)
         self.parent = os.path.dirname(self.root)
@@ -93,27 +95,32 @@ class Watch:
             self.allowed.append(resolved)
             self._verdicts.clear()
 
-    def beside(self, path: str) -> bool:
-        """Whether an absolute, resolved path lies beside the checkout: under its parent, outside it, not let off."""
+    def beside(self, path: str, *, writing: bool = False) -> bool:
+        """Whether an absolute, resolved path lies beside the checkout: under its parent, outside it, not let off
+        (``writing``: the path is opened to be made or written, not read)."""
         verdict = self._verdicts.get(path)
         if verdict is None:
-            verdict = self._verdicts[path] = self._judge(path)
+            verdict = self._judge(path)
+            if verdict is None:  # in the temp folder, made by this run or not yet there: judged each time
+                first = os.path.join(self.parent, os.path.relpath(path, self.parent).split(os.sep, 1)[0])
+                return not writing and not os.path.lexists(first)
+            self._verdicts[path] = verdict
         return verdict
 
-    def _judge(self, path: str) -> bool:
+    def _judge(self, path: str) -> bool | None:
         if not _under(path, self.parent) or _under(path, self.root):
             return False
         if any(_under(path, place) for place in self.allowed):
             return False
         if self.there_before is not None:
             first = os.path.relpath(path, self.parent).split(os.sep, 1)[0]
-            return first in self.there_before
+            return True if first in self.there_before else None
         return True
 
-    def note(self, event: str, path: str) -> None:
+    def note(self, event: str, path: str, *, writing: bool = False) -> None:
         """Note ``path`` (as the event named it, relative to the current folder) if it lies beside the checkout."""
         resolved = os.path.realpath(path)
-        if self.beside(resolved):
+        if self.beside(resolved, writing=writing):
             self.notes.append(f"{event} {os.path.relpath(resolved, self.root)} ({resolved})")
 
     def take(self) -> list[str]:
@@ -152,15 +159,29 @@ def _paths_of(event: str, args: tuple[Any, ...]) -> Iterator[str]:
     yield text
 
 
+#: the ``os.open`` flags of a file opened to be made or written
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND
+
+
+def _writes(args: tuple[Any, ...]) -> bool:
+    """Whether an ``open`` event (path, mode, flags) opens its file to make or write it."""
+    mode = args[1] if len(args) > 1 else None
+    flags = args[2] if len(args) > 2 else 0
+    if isinstance(mode, str) and any(c in mode for c in "wxa+"):
+        return True
+    return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
+
+
 def _hook(event: str, args: tuple[Any, ...]) -> None:
     """Note the paths beside a watched checkout; never raises (an audit hook's exception would fail the open)."""
     if event not in EVENTS or not _watches or getattr(_busy, "now", False):
         return
     _busy.now = True
     try:
+        writing = event == "open" and _writes(args)
         for path in _paths_of(event, args):
             for watch in _watches:
-                watch.note(event, path)
+                watch.note(event, path, writing=writing)
     except Exception:  # a path we cannot read is not one we can judge
         pass
     finally:

@@ -167,3 +167,22 @@ def test_a_test_that_reads_beside_the_checkout_fails(
         "ERROR repo/test_reads.py::test_reads_beside_in_a_fixture",
         "ERROR repo/test_reads_when_imported.py",
     }
+
+
+def test_a_checkout_in_the_temp_folder_itself_watches_what_was_there_and_what_is_missing(tmp_path: Path) -> None:
+    """A clone at /tmp/repo: a sibling that was there before the run is watched, one the run makes is its own, a
+    read of one still missing (``../shared`` on a clean machine) is noted, and writing a new file is not."""
+    repo, old = tmp_path / "repo", tmp_path / "old"
+    repo.mkdir()
+    old.mkdir()
+    (old / "data.json").write_text("[]")
+    with watching(Watch(repo, temp=tmp_path)) as watch:
+        made = tmp_path / "made"
+        made.mkdir()
+        (made / "x.txt").write_text("x")
+        (made / "x.txt").read_text()
+        (tmp_path / "new.txt").write_text("written, not read")
+        (old / "data.json").read_text()
+        with contextlib.suppress(OSError):
+            (tmp_path / "shared" / "positions.json").read_bytes()
+    assert [n.split(" (")[0] for n in watch.take()] == ["open ../old/data.json", "open ../shared/positions.json"]
