@@ -214,8 +214,9 @@ class Bound:
         (None: the bound is known without them), from which ``depths`` works out what the bound says about the
         tables one step on.
 
-        Only a bound up to ``most`` is worked out exactly: past that, it may be given as ``most + 1``, not exact
-        (see ``_Costs.goal``).
+        The bound is the larger of the fixed point's and ``counted``. Only a bound up to ``most`` is worked out
+        exactly: past that, it may be given as ``most + 1`` (see ``_Costs.goal``), or as the count alone when that
+        is already more than ``most`` (then there are no nodes), not exact.
         """
         rows = list(shape)
         if self.finishes(rows):
@@ -262,10 +263,45 @@ class Bound:
         for window in ((n + 1, n + 3), (n - 3, n - 1), (n - 2, n + 2)):
             if window[0] < 1 or window[1] > limits.numbers:
                 continue
-            for low, high in runs:
-                total = sum(costs[min(low, window[0]) : max(high, window[1]) + 1])
-                best = min(best, total)
+            between = min(sum(costs[min(low, window[0]) : max(high, window[1]) + 1]) for low, high in runs)
+            beside = self._beside_twin(rows, window) if n not in range(window[0], window[1] + 1) else 0
+            best = min(best, max(between, beside))
         return INFINITE if best >= INFINITE else 1 + best
+
+    def _beside_twin(self, rows: Sequence[int], window: tuple[int, int]) -> int:
+        """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
+        ``window`` and not the twin) need at the end: tiles of the colour, each copy no run of the colour holds
+        now brought by a pair of its own (and a pair into its group first if that group cannot let it go now);
+        0 if the twin lies in no run. The twin never moves, so its row stays a run of three or more around it."""
+        table, limits = self.table, self.limits
+        n, colour = number_of(self.goal), colour_of(self.goal)
+        in_runs: dict[int, int] = {}
+        spare: dict[int, list[int]] = {}  # number → what bringing each copy outside the runs costs
+        for k in rows:
+            for t in table.rows[k]:
+                if colour_of(t) != colour:
+                    continue
+                if table.colour[k] == colour:
+                    in_runs[number_of(t)] = in_runs.get(number_of(t), 0) + 1
+                else:
+                    spare.setdefault(number_of(t), []).append(2 if t in self.takeable(k) else 4)
+        if not in_runs.get(n):
+            return 0
+        best = INFINITE
+        for low in (n - 2, n - 1, n):
+            if low < 1 or low + 2 > limits.numbers:
+                continue
+            need = [*range(window[0], window[1] + 1), *range(low, low + 3)]
+            total = 0
+            for m in set(need):
+                extra = need.count(m) - in_runs.get(m, 0)
+                copies = sorted(spare.get(m, ()))
+                if extra > len(copies):
+                    total = INFINITE
+                    break
+                total += sum(copies[: max(0, extra)])
+            best = min(best, total)
+        return best
 
     def _arrival(self, rows: Sequence[int], t: int) -> int:
         """The actions that bring tile ``t`` (on no run of its colour) into a run: its pair, and a pair into its group

@@ -822,12 +822,15 @@ def _needs(
 def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     """A goal above a run of its colour, the tiles between them in groups of three or four (each group of three with,
     most times, a run that can give it its fourth colour) and a few runs of other colours: chains of pairs through
-    groups, where the bound's count (``Bound.counted``) says more than its fixed point."""
+    groups, where the bound's count (``Bound.counted``) says more than its fixed point. On one seed in three the goal
+    is the run's lowest tile instead (its twin there), and the second copies of the run's other tiles are in groups
+    too."""
     rng = random.Random(seed)
     colour, low = rng.randrange(4), rng.randint(1, 4)
     top = low + 3 + rng.randint(1, 3)  # the goal's number
     rows = [tuple(code(n, colour) for n in range(low, low + 3))]
-    for n in range(low + 3, top):
+    beside = seed % 3 == 0
+    for n in range(low + 1 if beside else low + 3, top):
         others = rng.sample([c for c in range(4) if c != colour], rng.choice([2, 2, 3]))
         rows.append(tuple(sorted([code(n, colour), *(code(n, c) for c in others)])))
         missing = [c for c in range(4) if c != colour and c not in others]
@@ -845,7 +848,7 @@ def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
         for t in row:
             count[t] = count.get(t, 0) + 1
         kept.append(row)
-    return code(min(top, 13), colour), kept
+    return code(low if beside else min(top, 13), colour), kept
 
 
 def test_the_count_is_never_more_than_the_actions_a_table_needs() -> None:
@@ -861,7 +864,7 @@ def test_the_count_is_never_more_than_the_actions_a_table_needs() -> None:
         fixed_point = _FixedPointOnly(table, goal, limits, jokers=False)
         needs, _ = _needs(table, bound, start, 18)
         for s, need in needs.items():
-            if need == 99:
+            if need == 99 or bound.finishes(s):  # the count is for tables that do not take the goal yet
                 continue
             checked += 1
             count = bound.counted(s)
@@ -889,7 +892,8 @@ def test_the_count_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Bound, "counted", lambda self, rows: 0)
     without = [solve_puzzle(text) for text in texts]
     assert with_count == without
-    assert sum(1 for a in with_count if a != IMPOSSIBLE and len(a.splitlines()) > 12) >= 20
+    lengths = [sum(1 for line in a.splitlines() if line.split()[0] in ("TAKE", "PUT", "COMBINE")) for a in with_count]
+    assert sum(1 for n in lengths if n >= 9) >= 30, "the sample must hold long answers"
 
 
 def test_the_bound_is_never_more_than_the_actions_a_table_needs() -> None:
