@@ -233,8 +233,9 @@ class Bound:
         return max(2, 1 + goal_cost, counted), exact, goal_cost, graph
 
     def counted(self, rows: Sequence[int]) -> int:
-        """A second lower bound, on tables without a joker, that adds up what the fixed point may only take the most
-        of: the pairs that bring the goal's run its tiles, and the pairs that let those tiles go. 0: nothing said.
+        """A second lower bound, on tables without a joker that do not take the goal yet, that adds up what the fixed
+        point may only take the most of: the pairs that bring the goal's run its tiles, and the pairs that let those
+        tiles go (see also ``_beside_twin``). 0: nothing said.
 
         The goal goes into a run of its colour (a group of its number that could take it would take it now; one
         holding its twin never can, as the twin never moves). That run descends from a run of the colour on the
