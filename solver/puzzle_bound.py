@@ -41,6 +41,14 @@ was followed by ``i`` pairs at least, whatever the order, and the cost is the
 largest of those (the order taken cheapest first) and of the own count. A
 chain of pairs (each tile waiting for the one before) still counts every
 pair.
+
+That max is what keeps the fixed point sound, and what makes it weak on chains
+of pairs through groups (each tile of the goal's run waiting for its group to
+gain a fourth tile first): on the bench's adversarial cases it says 13-14 at
+the start where 24-27 actions are needed. So on tables without a joker a
+second bound (``counted``) adds up what it can prove are different pairs (each
+PUTs another tile, or into another row), from facts about the goal's run
+alone; the bound is the larger of the two.
 """
 
 from __future__ import annotations
@@ -206,19 +214,106 @@ class Bound:
         (None: the bound is known without them), from which ``depths`` works out what the bound says about the
         tables one step on.
 
-        Only a bound up to ``most`` is worked out exactly: past that, it may be given as ``most + 1``, not exact
-        (see ``_Costs.goal``).
+        The bound is the larger of the fixed point's and ``counted``. Only a bound up to ``most`` is worked out
+        exactly: past that, it may be given as ``most + 1`` (see ``_Costs.goal``), or as the count alone when that
+        is already more than ``most`` (then there are no nodes), not exact.
         """
         rows = list(shape)
         if self.finishes(rows):
             return 1, True, 0, None
         if self.goal == JOKER_CODE:
             return 2, True, 0, None
+        counted = self.counted(rows)
+        if counted > most:  # past what the search can use on the count alone: no fixed point needed
+            return counted, counted >= INFINITE, counted - 1, None
         # no row takes the goal yet: one step at least, then the goal's PUT
         goal_cost, exact, graph = _Costs(self, rows).goal(most - 1)
         if goal_cost >= INFINITE:
             return INFINITE, exact, goal_cost, graph
-        return max(2, 1 + goal_cost), exact, goal_cost, graph
+        return max(2, 1 + goal_cost, counted), exact, goal_cost, graph
+
+    def counted(self, rows: Sequence[int]) -> int:
+        """A second lower bound, on tables without a joker that do not take the goal yet, that adds up what the fixed
+        point may only take the most of: the pairs that bring the goal's run its tiles, and the pairs that let those
+        tiles go (see also ``_beside_twin``). 0: nothing said.
+
+        The goal goes into a run of its colour (a group of its number that could take it would take it now; one
+        holding its twin never can, as the twin never moves). That run descends from a run of the colour on the
+        table now, by PUTs, TAKEs, splits and COMBINEs, each run on the way overlapping or touching the next, so
+        every number between that run and the goal's window was, at some time, a tile of a run of the colour. A
+        number no run of the colour holds now needs a PUT of such a tile into such a run (a pair: two actions; one
+        per number). If every row holding that tile is a group that cannot let it go now, the group must first
+        gain a tile: another pair, whose PUT goes into that group (a row of that number: one per number, and apart
+        from the PUTs into runs). Numbers some run of the colour holds now are counted as nothing (a COMBINE may
+        bring them).
+        """
+        if self.jokers or self.goal == JOKER_CODE:
+            return 0
+        table, limits = self.table, self.limits
+        n, colour = number_of(self.goal), colour_of(self.goal)
+        runs: list[tuple[int, int]] = []
+        held: set[int] = set()
+        for k in rows:
+            if table.colour[k] == colour:
+                runs.append(self.ends(k))
+                held |= self.numbers(k)
+        if not runs:
+            return 0
+        costs = [0 if m in held else self._arrival(rows, code(m, colour)) for m in range(limits.numbers + 1)]
+        best = INFINITE
+        for window in ((n + 1, n + 3), (n - 3, n - 1), (n - 2, n + 2)):
+            if window[0] < 1 or window[1] > limits.numbers:
+                continue
+            between = min(sum(costs[min(low, window[0]) : max(high, window[1]) + 1]) for low, high in runs)
+            beside = self._beside_twin(rows, window) if n not in range(window[0], window[1] + 1) else 0
+            best = min(best, max(between, beside))
+        return INFINITE if best >= INFINITE else 1 + best
+
+    def _beside_twin(self, rows: Sequence[int], window: tuple[int, int]) -> int:
+        """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
+        ``window`` and not the twin) need at the end: tiles of the colour, each copy no run of the colour holds
+        now brought by a pair of its own (and a pair into its group first if that group cannot let it go now);
+        0 if the twin lies in no run. The twin never moves, so its row stays a run of three or more around it."""
+        table, limits = self.table, self.limits
+        n, colour = number_of(self.goal), colour_of(self.goal)
+        in_runs: dict[int, int] = {}
+        spare: dict[int, list[int]] = {}  # number → what bringing each copy outside the runs costs
+        for k in rows:
+            for t in table.rows[k]:
+                if colour_of(t) != colour:
+                    continue
+                if table.colour[k] == colour:
+                    in_runs[number_of(t)] = in_runs.get(number_of(t), 0) + 1
+                else:
+                    spare.setdefault(number_of(t), []).append(2 if t in self.takeable(k) else 4)
+        if not in_runs.get(n):
+            return 0
+        best = INFINITE
+        for low in (n - 2, n - 1, n):
+            if low < 1 or low + 2 > limits.numbers:
+                continue
+            need = [*range(window[0], window[1] + 1), *range(low, low + 3)]
+            total = 0
+            for m in set(need):
+                extra = need.count(m) - in_runs.get(m, 0)
+                copies = sorted(spare.get(m, ()))
+                if extra > len(copies):
+                    total = INFINITE
+                    break
+                total += sum(copies[: max(0, extra)])
+            best = min(best, total)
+        return best
+
+    def _arrival(self, rows: Sequence[int], t: int) -> int:
+        """The actions that bring tile ``t`` (on no run of its colour) into a run: its pair, and a pair into its group
+        first if no row holding it lets it go now; ``INFINITE`` if it is on no row."""
+        table = self.table
+        holders = [k for k in rows if t in table.rows[k]]
+        if not holders:
+            return INFINITE
+        if any(t in self.takeable(k) or table.number[k] < 0 for k in holders):
+            return 2
+        return 4
 
     @staticmethod
     def depths(graph: Graph | None) -> dict[int, int]:
