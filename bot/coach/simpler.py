@@ -261,10 +261,26 @@ def _laid(
         placed=tuple(sorted(placed, key=rules.tile_key)),
         rack_left=tuple(sorted(left.elements(), key=rules.tile_key)),
         points_placed=table_points(after, placed, origins, kept_from),
-        kept_sets=sum(1 for i, s in enumerate(table) if stayed[i] == len(s)),
+        kept_sets=sum(1 for i, s in enumerate(table) if stayed[i] == len(s) and _jokers_stay(s, i, after, kept_from)),
         optimal=True,
         solve_ms=(time.perf_counter() - started) * 1000,
     )
+
+
+def _jokers_stay(old: TileSet, i: int, after: Sequence[TileSet], kept_from: Sequence[int | None]) -> bool:
+    """Whether the jokers of old run ``i`` still stand for their numbers where it lies now (a run whose joker
+    moves to the other end has grown into another set, not been kept)."""
+    if old.kind is not Kind.RUN:
+        return True
+    held = {n.number for t, n in zip(old.tiles, old.stands_for, strict=True) if t.is_joker}
+    now = {
+        n.number
+        for s, j in zip(after, kept_from, strict=True)
+        if j == i
+        for t, n in zip(s.tiles, s.stands_for, strict=True)
+        if t.is_joker
+    }
+    return held <= now
 
 
 def all_steps(rack: Sequence[Tile], table: Sequence[TileSet], rules: Rules, *, initial_meld: bool) -> Iterator[Step]:
@@ -339,6 +355,7 @@ def grown_forms(
                 tiles = (*reversed(down), *old.tiles, *up)
                 stands = tuple(Tile(n, colour) for n in range(old.low - a, old.high + b + 1))
                 yield TileSet(Kind.RUN, tiles, stands), (*down, *up)
+        yield from _relaid(old, real, jokers, rules)
         return
     number = old.stands_for[0].number
     present = {t.colour for t in old.tiles if not t.is_joker}
@@ -352,6 +369,32 @@ def grown_forms(
                 grown = _set((*old.tiles, *more), rules)
                 if grown is not None:
                     yield grown, more
+
+
+def _relaid(
+    old: TileSet, real: Counter[Tile], jokers: int, rules: Rules
+) -> Iterator[tuple[TileSet, tuple[Tile, ...]]]:
+    """A run holding a joker grown by rack tiles, its jokers standing for other numbers of the longer run
+    (``J 5B 6B`` with 8B: ``5B 6B J 8B``): still one move, "put 8B on the run"."""
+    colour = old.colour
+    assert colour is not None
+    numbers = {n.number for t, n in zip(old.tiles, old.stands_for, strict=True) if not t.is_joker}
+    held = sum(1 for t in old.tiles if t.is_joker)
+    if not held or not numbers:
+        return
+    for low in range(1, min(numbers) + 1):
+        for high in range(max(numbers), rules.numbers + 1):
+            missing = [n for n in range(low, high + 1) if n not in numbers]
+            need = len(missing) - held  # numbers left once the run's own jokers stand somewhere
+            on_rack = [n for n in missing if real[Tile(n, colour)]]
+            use = min(len(on_rack), need)
+            more_jokers = need - use
+            if need <= 0 or more_jokers > jokers:
+                continue
+            laid = set(on_rack[:use])
+            tiles = tuple(Tile(n, colour) if n in numbers or n in laid else JOKER for n in range(low, high + 1))
+            stands = tuple(Tile(n, colour) for n in range(low, high + 1))
+            yield TileSet(Kind.RUN, tiles, stands), (*(Tile(n, colour) for n in sorted(laid)), *(JOKER,) * more_jokers)
 
 
 def _filled(colour: Colour, numbers: range, real: Counter[Tile], jokers: int) -> list[tuple[tuple[Tile, ...], int]]:

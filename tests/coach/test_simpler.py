@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bot.coach.simpler import MOST_MOVES, moves_of, simpler, simplest_play
 from solver import STANDARD, Tile, TileSet
 from solver.moves import MoveKind
+from solver.notation import parse_table, parse_tiles
 from solver.planner import plan_of
 from solver.solution import Solution
 from solver.solve import solve
@@ -130,3 +131,13 @@ def test_the_search_finds_the_best_play_when_it_is_made_of_such_steps(
     assert play.tiles_placed <= best.tiles_placed
     if plain and len(moves) <= MOST_MOVES:
         assert play.tiles_placed == best.tiles_placed and proven
+
+
+def test_a_run_whose_joker_stands_elsewhere_once_grown_is_one_move() -> None:
+    """Found by the property test above: ``J 5B 6B`` (the joker as 4B) with 8B on the rack is "put 8B on the run"
+    (the joker now 7B), one move, which the search lays as the solver does; the run is not counted as kept."""
+    table = parse_table("J 5B 6B", STANDARD)
+    found = simplest_play(parse_tiles("12O 8B", STANDARD), table, STANDARD)
+    assert found is not None
+    play, moves, _proven = found
+    assert [str(s) for s in play.table] == ["5B 6B J 8B"] and moves == 1 and play.kept_sets == 0
