@@ -202,6 +202,8 @@ async def language_there(context: BotContext, chat_id: int) -> str:
     chosen = await service.language_of(chat_id)
     if chosen is not None:
         return chosen
+    if chat_id > 0:  # a private chat: no group's first language to fall back on
+        return current()
     first, _ask = await service.group_language(chat_id, None)
     return first or current()
 

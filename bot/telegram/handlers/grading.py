@@ -25,11 +25,11 @@ from bot.telegram.errors import guarded
 from bot.telegram.limits import CAPTION_LIMIT
 from bot.telegram.privacy import private_only
 from bot.telegram.runtime.work import answer_for
-from bot.telegram.sending import photo_coming, say, show
+from bot.telegram.sending import language_there, photo_coming, say, show
 from bot.telegram.tapping import tap
 from bot.telegram.words import coach as words
 from bot.telegram.words import replies
-from bot.telegram.words.language import _, current, speaking, spoken, supported
+from bot.telegram.words.language import _, speaking, spoken
 from bot.telegram.words.picture import picture_wording
 from bot.telegram.words.texts import STALE_BUTTON as STALE
 from solver.errors import RummikubError
@@ -92,16 +92,10 @@ async def _graded(
 async def _graded_privately(
     context: BotContext, state: GameState, user: User, entry: dict[str, Any], index: int
 ) -> None:
-    """Under the group's post: the grade in the player's private chat, in their language ("Family: " first)."""
-    with speaking(await _their_language(context, user)):
+    """Under the group's post: the grade in the player's private chat, in its language ("Family: " first)."""
+    with speaking(await language_there(context, user.id)):
         text, picture = await _graded(context, Chat(user.id, Chat.PRIVATE), state, entry, index)
-        await _to_player(context, user, (state.title or _("Your group")) + ": " + text, picture)
-
-
-async def _their_language(context: BotContext, user: User) -> str:
-    """The language of the player's private chat: their choice, else their app's."""
-    chosen = await context.service.language_of(user.id)
-    return chosen or (supported(user.language_code) if user.language_code else current())
+        await _to_player(context, user, replies.game_name(state) + text, picture)
 
 
 async def _to_player(context: BotContext, user: User, text: str, picture: bytes | None = None) -> None:
@@ -127,9 +121,9 @@ async def review_button(update: Update, context: BotContext) -> None:
         await query.answer()
         await send_review(update, context, state, user.id)
         return
-    with speaking(await _their_language(context, user)):
+    with speaking(await language_there(context, user.id)):
         text = await review_text(context, Chat(user.id, Chat.PRIVATE), state, user.id)
-        await _to_player(context, user, (state.title or _("Your group")) + ": " + text)
+        await _to_player(context, user, replies.game_name(state) + text)
     await query.answer(_(words.HOW_SENT))
 
 
