@@ -141,6 +141,69 @@ def _windows(numbers: Iterable[int], colour: int, joker: bool, limits: Limits, j
     return [frozenset(inside), *(frozenset([*inside, JOKER_CODE]) - {c} for c in inside)]
 
 
+#: The goal's windows for ``Bound.counted``, as numbers from the goal's: three above it, three below it, two on
+#: each side of its twin (which the goal's PUT splits off).
+_WINDOWS = ((1, 3), (-3, -1), (-2, 2))
+#: With a joker on the table, the run before the goal's PUT may also span the goal's number (the joker standing
+#: for it, the run's tiles on both sides of it or on one).
+_JOKER_WINDOWS = ((-1, 1), (0, 2), (-2, 0))
+
+
+class _Seen:
+    """What ``Bound.counted`` reads of a table, in one pass over its rows: the runs of the goal's colour (their
+    lowest and highest numbers) and the numbers they hold; how many copies of each number of that colour they hold,
+    and what bringing each copy that lies outside them costs (a pair, and one more into its group if the group
+    cannot let it go now), cheapest first; whether the joker lies in such a run; whether a group of the goal's
+    number lacks its twin."""
+
+    def __init__(self, bound: Bound, rows: Sequence[int]) -> None:
+        table, goal = bound.table, bound.goal
+        colour, n = colour_of(goal), number_of(goal)
+        self.runs: list[tuple[int, int]] = []
+        self.held: set[int] = set()
+        self.in_runs: dict[int, int] = {}
+        self.spare: dict[int, list[int]] = {}
+        self.placed = self.open_group = False
+        for k in rows:
+            row = table.rows[k]
+            if table.colour[k] == colour:
+                self.runs.append(bound.ends(k))
+                self.held |= bound.numbers(k)
+                self.placed = self.placed or JOKER_CODE in row
+                for t in row:
+                    if t != JOKER_CODE:
+                        self.in_runs[number_of(t)] = self.in_runs.get(number_of(t), 0) + 1
+                continue
+            if table.number[k] == n and goal not in row:
+                self.open_group = True
+            for t in row:
+                if t != JOKER_CODE and colour_of(t) == colour:
+                    self.spare.setdefault(number_of(t), []).append(2 if t in bound.takeable(k) else 4)
+        for copies in self.spare.values():
+            copies.sort()
+
+
+def _with_joker(costs: Sequence[int], placed: bool) -> int:
+    """What bringing a stretch of numbers costs (``costs``, number by number; 0: held) when the joker may stand for
+    some: each number it stands for costs a pair instead, one of them nothing if the joker lies in a run of the
+    colour now (``placed``); no two of them side by side (see ``Bound.counted``).
+
+    The joker is best put where bringing the tile costs most: the most it saves, over numbers no two side by side,
+    is worked out number by number (the heaviest set of a path's nodes no two of them neighbours)."""
+    total = saved = before = 0  # the most saved up to this number, and up to the one before it
+    open_ = False  # some number is not held
+    for cost in costs:
+        total += cost
+        if cost:
+            open_ = True
+            saved, before = max(saved, before + cost - 2), saved
+        else:
+            saved, before = saved, saved
+    if open_ and placed:
+        saved += 2
+    return total - saved
+
+
 class Bound:
     """``bound(shape)``: at least how many actions (the final PUT included) a table still needs; ``INFINITE`` if none.
 
@@ -233,9 +296,9 @@ class Bound:
         return max(2, 1 + goal_cost, counted), exact, goal_cost, graph
 
     def counted(self, rows: Sequence[int]) -> int:
-        """A second lower bound, on tables without a joker that do not take the goal yet, that adds up what the fixed
-        point may only take the most of: the pairs that bring the goal's run its tiles, and the pairs that let those
-        tiles go (see also ``_beside_twin``). 0: nothing said.
+        """A second lower bound, on tables that do not take the goal yet, that adds up what the fixed point may only
+        take the most of: the pairs that bring the goal's run its tiles, and the pairs that let those tiles go (see
+        also ``_beside_twin``). 0: nothing said.
 
         The goal goes into a run of its colour (a group of its number that could take it would take it now; one
         holding its twin never can, as the twin never moves). That run descends from a run of the colour on the
@@ -246,74 +309,78 @@ class Bound:
         gain a tile: another pair, whose PUT goes into that group (a row of that number: one per number, and apart
         from the PUTs into runs). Numbers some run of the colour holds now are counted as nothing (a COMBINE may
         bring them).
+
+        With a joker on the table, the joker may stand for such a number instead, whenever a run of the colour
+        spans it (the number's tile then never lies in such a run). It stands for one number at a time, and it is
+        stuck in a gap (tiles on both sides) until a tile leaves its run: to stand for another number it is put
+        into a run of the colour again (a PUT of the joker), or its run loses a tile, by a TAKE or by the PUT of a
+        second copy that splits it (never the PUT that first brings a number, nor the first PUT into a group). So
+        each number the joker stands for takes a pair apart from the PUTs that bring the other numbers, but one if
+        the joker lies in such a run now: every number costs a pair, one of them nothing then, and the groups
+        that must first gain a tile are not counted. The run before the goal's PUT may hold the joker too, and
+        then spans three numbers beside or around the goal's (the joker standing for the goal's number when the
+        run's tiles lie on both sides of it). A group of the goal's number without its twin (four tiles, the
+        joker one of them) may take the goal after one pair.
         """
-        if self.jokers or self.goal == JOKER_CODE:
+        if self.goal == JOKER_CODE:
             return 0
-        table, limits = self.table, self.limits
-        n, colour = number_of(self.goal), colour_of(self.goal)
-        runs: list[tuple[int, int]] = []
-        held: set[int] = set()
-        for k in rows:
-            if table.colour[k] == colour:
-                runs.append(self.ends(k))
-                held |= self.numbers(k)
-        if not runs:
+        seen = _Seen(self, rows)
+        if not seen.runs:
             return 0
-        costs = [0 if m in held else self._arrival(rows, code(m, colour)) for m in range(limits.numbers + 1)]
+        n, numbers = number_of(self.goal), self.limits.numbers
+        # what bringing each number costs; the goal's own only its twin can be, and the twin never moves
+        costs = [0 if m in seen.held else min(seen.spare.get(m, (INFINITE,))) for m in range(numbers + 1)]
+        if n not in seen.held:
+            costs[n] = INFINITE
+        windows = (*_WINDOWS, *_JOKER_WINDOWS) if self.jokers else _WINDOWS
         best = INFINITE
-        for window in ((n + 1, n + 3), (n - 3, n - 1), (n - 2, n + 2)):
-            if window[0] < 1 or window[1] > limits.numbers:
+        for below, above in windows:
+            window = (n + below, n + above)
+            if window[0] < 1 or window[1] > numbers:
                 continue
-            between = min(sum(costs[min(low, window[0]) : max(high, window[1]) + 1]) for low, high in runs)
-            beside = self._beside_twin(rows, window) if n not in range(window[0], window[1] + 1) else 0
+            spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
+            if self.jokers:
+                between = min(_with_joker(costs[low : high + 1], seen.placed) for low, high in spans)
+            else:
+                between = min(sum(costs[low : high + 1]) for low, high in spans)
+            beside = self._beside_twin(seen, window) if not window[0] <= n <= window[1] else 0
             best = min(best, max(between, beside))
+        if seen.open_group:
+            best = min(best, 2)  # a group that may take the goal once the joker or a tile has left it
         return INFINITE if best >= INFINITE else 1 + best
 
-    def _beside_twin(self, rows: Sequence[int], window: tuple[int, int]) -> int:
+    def _beside_twin(self, seen: _Seen, window: tuple[int, int]) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
         ``window`` and not the twin) need at the end: tiles of the colour, each copy no run of the colour holds
         now brought by a pair of its own (and a pair into its group first if that group cannot let it go now);
-        0 if the twin lies in no run. The twin never moves, so its row stays a run of three or more around it."""
-        table, limits = self.table, self.limits
-        n, colour = number_of(self.goal), colour_of(self.goal)
-        in_runs: dict[int, int] = {}
-        spare: dict[int, list[int]] = {}  # number → what bringing each copy outside the runs costs
-        for k in rows:
-            for t in table.rows[k]:
-                if colour_of(t) != colour:
-                    continue
-                if table.colour[k] == colour:
-                    in_runs[number_of(t)] = in_runs.get(number_of(t), 0) + 1
-                else:
-                    spare.setdefault(number_of(t), []).append(2 if t in self.takeable(k) else 4)
+        0 if the twin lies in no run. The twin never moves, so its row stays a run of three or more around it.
+
+        With a joker on the table, the joker may be one of those tiles at the end (one at most): then that copy
+        costs nothing, and the joker a pair of its own unless it lies in a run of the colour now."""
+        n = number_of(self.goal)
+        in_runs, spare = seen.in_runs, seen.spare
         if not in_runs.get(n):
             return 0
         best = INFINITE
         for low in (n - 2, n - 1, n):
-            if low < 1 or low + 2 > limits.numbers:
+            if low < 1 or low + 2 > self.limits.numbers:
                 continue
             need = [*range(window[0], window[1] + 1), *range(low, low + 3)]
-            total = 0
+            costs: list[int] = []  # what each copy needed costs
             for m in set(need):
                 extra = need.count(m) - in_runs.get(m, 0)
-                copies = sorted(spare.get(m, ()))
-                if extra > len(copies):
-                    total = INFINITE
-                    break
-                total += sum(copies[: max(0, extra)])
+                if extra > 0:
+                    copies = spare.get(m, ())
+                    costs += copies[:extra]
+                    costs += [INFINITE] * (extra - len(copies))
+            total = sum(costs) if INFINITE not in costs else INFINITE
+            if self.jokers and costs:
+                costs.sort()
+                rest = costs[:-1]
+                if INFINITE not in rest:
+                    total = min(total, sum(rest) + (0 if seen.placed else 2))
             best = min(best, total)
         return best
-
-    def _arrival(self, rows: Sequence[int], t: int) -> int:
-        """The actions that bring tile ``t`` (on no run of its colour) into a run: its pair, and a pair into its group
-        first if no row holding it lets it go now; ``INFINITE`` if it is on no row."""
-        table = self.table
-        holders = [k for k in rows if t in table.rows[k]]
-        if not holders:
-            return INFINITE
-        if any(t in self.takeable(k) or table.number[k] < 0 for k in holders):
-            return 2
-        return 4
 
     @staticmethod
     def depths(graph: Graph | None) -> dict[int, int]:
