@@ -30,11 +30,9 @@ is a step of one action. Tiles of the goal's kind are never moved: a
 shortest answer never does (wherever the twin could go, the goal could
 have gone instead, sooner).
 
-The bound is the search's main cost, so it is worked out only as far as
-needed: a table's bound only up to what the length tried leaves it (past
-that, "more" is enough), and a table one step on is first kept on a cheap
-lower bound that the step's table's own bound gives (``Bound.depths``),
-getting a bound of its own only when the search comes to it.
+A table one step on is kept first (its bound not yet known, unless met
+before) and gets its bound when the search comes to it; most tables met are
+never come to, as the search ends at the answer's length.
 
 Then the rules choose among all shortest answers: every table on one keeps
 all its parents, rule 2 is applied to those tables, and the answers left
@@ -52,7 +50,7 @@ from enum import Enum
 from typing import Any
 
 from solver.errors import RummikubError
-from solver.puzzle_bound import INFINITE, Bound, Graph, placed_tile, row_nodes
+from solver.puzzle_bound import INFINITE, Bound
 from solver.puzzle_rows import JOKER_CODE, Limits, Row, RowTable, colour_of, number_of
 from solver.text import N_
 
@@ -199,8 +197,8 @@ def search(
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     table = RowTable(limits)
     start = tuple(sorted(table.intern(r) for _, r in state[0]))
-    jokers = any(JOKER_CODE in r for _, r in state[0])
-    bound = _Cached(Bound(table, goal, limits, jokers), table)
+    jokers = sum(r.count(JOKER_CODE) for _, r in state[0])
+    bound = _Cached(Bound(table, goal, limits, jokers))
     still = goal if goal != JOKER_CODE else None
     tried = bound(start)
     steps: dict[Shape, list[tuple[Move, Shape]]] = {}  # each table's steps, kept from one length tried to the next
@@ -212,19 +210,12 @@ def search(
 
 
 class _Cached:
-    """The bound of each table met, worked out once per search, or only as far as a length tried needed it; for the
-    tables the search steps from, also what their bound says about the tables one step on (see ``Bound.depths``)."""
+    """The bound of each table met, worked out once per search."""
 
-    def __init__(self, bound: Bound, table: RowTable) -> None:
-        self.bound, self.table = bound, table
-        #: each table's bound: exact, or (the tables in ``rough``) at least that
+    def __init__(self, bound: Bound) -> None:
+        self.bound = bound
         self.known: dict[Shape, int] = {}
-        self.rough: set[Shape] = set()
-        self.explained: dict[Shape, _Below] = {}
         self._finishes: dict[Shape, bool] = {}
-        #: the last table whose bound was worked out, with the goal's cost and the fixed point's nodes: the search
-        #: asks for what it says about the tables one step on right after, if it steps from that table at all
-        self._last: tuple[Shape, int, Graph | None] | None = None
 
     def finishes(self, shape: Shape) -> bool:
         found = self._finishes.get(shape)
@@ -232,98 +223,11 @@ class _Cached:
             found = self._finishes[shape] = self.bound.finishes(shape)
         return found
 
-    def __call__(self, shape: Shape, most: int = INFINITE) -> int:
-        """The table's bound; or, if that is more than ``most``, a number more than ``most`` that it is at least."""
+    def __call__(self, shape: Shape) -> int:
         value = self.known.get(shape)
-        if value is None or (value <= most and shape in self.rough):
-            value, exact, goal_cost, graph = self.bound.evaluate(shape, most)
-            self.known[shape] = value
-            if exact:
-                self.rough.discard(shape)
-            else:
-                self.rough.add(shape)
-            self._last = (shape, goal_cost, graph)
+        if value is None:
+            value = self.known[shape] = self.bound(shape)
         return value
-
-    def below(self, shape: Shape) -> _Below:
-        """What the bound of ``shape`` says about the tables one step on (its bound known exactly)."""
-        found = self.explained.get(shape)
-        if found is None:
-            if self._last is not None and self._last[0] == shape:
-                _, goal_cost, graph = self._last
-            else:
-                value, _, goal_cost, graph = self.bound.evaluate(shape, self.known.get(shape, INFINITE))
-                self.known[shape] = value
-            self._last = None
-            found = _Below(self, shape, self.known[shape], goal_cost, self.bound.depths(graph))
-            self.explained[shape] = found
-        return found
-
-
-class _Below:
-    """A table's bound, and a cheap lower bound for the tables one step on (from the depths of the nodes whose options
-    the step changes), so most of those need no bound of their own before the search knows it can skip them.
-
-    A step changes the rows it touches: the options of their tiles (and of those tiles leaving them), of the tiles
-    of the other runs of a touched run's colour (which lines they may join), and of where the tiles of a touched
-    run's colour or a touched group's number can be put.
-    """
-
-    def __init__(self, cached: _Cached, shape: Shape, value: int, goal_cost: int, depths: dict[int, int]) -> None:
-        self.value, self.goal_cost, self.depths = value, goal_cost, depths
-        self.bound, self.table = cached.bound, cached.table
-        self.shape = shape
-        self._rows: dict[int, int] = {}
-        #: the least depth of the nodes of each colour's runs (see ``_row``) and of the places of its tiles; of the
-        #: places of each number's tiles (worked out when first asked)
-        self._colours: dict[int, int] | None = None
-        self._numbers: dict[int, int] = {}
-
-    def _by_colour(self) -> dict[int, int]:
-        if self._colours is None:
-            colours: dict[int, int] = {}
-            for node, depth in self.depths.items():
-                t = placed_tile(node)
-                if t is not None:
-                    c, n = colour_of(t), number_of(t)
-                    colours[c] = min(colours.get(c, INFINITE), depth)
-                    self._numbers[n] = min(self._numbers.get(n, INFINITE), depth)
-            for k in dict.fromkeys(self.shape):
-                colour = self.table.colour[k]
-                if colour >= 0:
-                    colours[colour] = min(colours.get(colour, INFINITE), self._row(k))
-            self._colours = colours
-        return self._colours
-
-    def _row(self, k: int) -> int:
-        """The least depth of row ``k``'s tiles, and of those tiles' own nodes in row ``k``."""
-        found = self._rows.get(k)
-        if found is None:
-            depths = self.depths
-            found = INFINITE
-            for t in self.table.rows[k]:
-                found = min(found, depths.get(t, INFINITE), *(depths.get(x, INFINITE) for x in row_nodes(k, t)))
-            self._rows[k] = found
-        return found
-
-    def after(self, move: Move) -> int:
-        """At least the bound of the table ``move`` leads to."""
-        if not self.depths:
-            return 1
-        kind, a, b, into = move
-        rows = (a, b) if kind == _COMBINE else (a, into) if into >= 0 else (a,)
-        if any(self.bound.about_goal(k) for k in rows):
-            return 1
-        changed = self.goal_cost
-        table = self.table
-        for k in rows:
-            changed = min(changed, self._row(k))
-            if table.colour[k] >= 0:
-                changed = min(changed, self._by_colour().get(table.colour[k], INFINITE))
-            if table.number[k] >= 0:
-                self._by_colour()
-                changed = min(changed, self._numbers.get(table.number[k], INFINITE))
-        return max(2, 1 + changed)
 
 
 def _shortest(
@@ -356,11 +260,10 @@ def _shortest(
                     tables=len(depth_of),
                     depth=depth,
                 )
-            value = bound(s, limit - depth)
-            if depth + value > limit:  # kept on a lower bound; its own bound says it cannot finish in time
+            value = bound(s)
+            if depth + value > limit:  # kept before its bound was known; it cannot finish in time
                 cut = min(cut, depth + value)
                 continue
-            below = bound.below(s)
             known_steps = steps.get(s)
             if known_steps is None:
                 known_steps = steps[s] = list(_moves(s, table, still))
@@ -372,8 +275,7 @@ def _shortest(
                 if known == child_depth:
                     parents[child].append((s, move))
                     continue
-                known_value = bound.known.get(child)
-                reach = child_depth + (below.after(move) if known_value is None else known_value)
+                reach = child_depth + bound.known.get(child, 1)
                 if reach > limit:
                     cut = min(cut, reach)
                     continue
