@@ -58,10 +58,19 @@ class Bound:
         self._numbers: dict[int, frozenset[int]] = {}
         self._takeable: dict[int, frozenset[int]] = {}
         self._ends: dict[int, tuple[int, int]] = {}
+        self._facts: dict[int, _RowFacts] = {}
+        self._takes_goal: dict[int, bool] = {}
 
     def finishes(self, shape: Iterable[int]) -> bool:
         """Whether some row of the table takes the goal now (only then is the bound 1)."""
-        return any(self.table.put(k, self.goal) is not None for k in shape)
+        takes = self._takes_goal
+        for k in shape:
+            found = takes.get(k)
+            if found is None:
+                found = takes[k] = self.table.put(k, self.goal) is not None
+            if found:
+                return True
+        return False
 
     def __call__(self, shape: Iterable[int]) -> int:
         rows = list(shape)
@@ -114,7 +123,10 @@ class Bound:
                 continue
             spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
             if self.jokers:
-                between = min(_with_joker(costs[low : high + 1], seen.placed) for low, high in spans)
+                between = min(
+                    _with_joker(costs[low : high + 1], window[0] - low, window[1] - low, seen.placed)
+                    for low, high in spans
+                )
             else:
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
             beside = self._beside_twin(seen, window) if not window[0] <= n <= window[1] else 0
@@ -156,6 +168,25 @@ class Bound:
             best = min(best, total)
         return best
 
+    def facts(self, k: int) -> _RowFacts:
+        """What ``_Seen`` reads of row ``k`` (see ``_RowFacts``), worked out once per row."""
+        found = self._facts.get(k)
+        if found is None:
+            table, goal = self.table, self.goal
+            row = table.rows[k]
+            if table.colour[k] == colour_of(goal):
+                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, ())
+            else:
+                copies = tuple(
+                    (number_of(t), 2 if t in self.takeable(k) else 4)
+                    for t in row
+                    if t != JOKER_CODE and colour_of(t) == colour_of(goal)
+                )
+                full = table.number[k] == number_of(goal) and goal not in row
+                found = (None, frozenset(), full, copies)
+            self._facts[k] = found
+        return found
+
     def ends(self, k: int) -> tuple[int, int]:
         """Run ``k``'s lowest and highest numbers (its jokers aside)."""
         found = self._ends.get(k)
@@ -177,6 +208,12 @@ class Bound:
         return found
 
 
+#: What ``_Seen`` reads of one row: for a run of the goal's colour, its lowest and highest numbers, the numbers it
+#: holds and whether the joker is one of its tiles; for any other row, whether it is a full group of the goal's
+#: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs.
+_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...]]
+
+
 class _Seen:
     """What ``Bound.counted`` reads of a table, in one pass over its rows: the runs of the goal's colour (their
     lowest and highest numbers) and the numbers they hold; how many copies of each number of that colour they hold,
@@ -185,48 +222,52 @@ class _Seen:
     number lacks its twin."""
 
     def __init__(self, bound: Bound, rows: Sequence[int]) -> None:
-        table, goal = bound.table, bound.goal
-        colour, n = colour_of(goal), number_of(goal)
         self.runs: list[tuple[int, int]] = []
         self.held: set[int] = set()
         self.in_runs: dict[int, int] = {}
         self.spare: dict[int, list[int]] = {}
         self.placed = self.open_group = False
+        facts = bound.facts
         for k in rows:
-            row = table.rows[k]
-            if table.colour[k] == colour:
-                self.runs.append(bound.ends(k))
-                self.held |= bound.numbers(k)
-                self.placed = self.placed or JOKER_CODE in row
-                for t in row:
-                    if t != JOKER_CODE:
-                        self.in_runs[number_of(t)] = self.in_runs.get(number_of(t), 0) + 1
+            ends, numbers, flag, copies = facts(k)
+            if ends is not None:
+                self.runs.append(ends)
+                self.held |= numbers
+                self.placed = self.placed or flag
+                for m in numbers:
+                    self.in_runs[m] = self.in_runs.get(m, 0) + 1
                 continue
-            if table.number[k] == n and goal not in row:
-                self.open_group = True
-            for t in row:
-                if t != JOKER_CODE and colour_of(t) == colour:
-                    self.spare.setdefault(number_of(t), []).append(2 if t in bound.takeable(k) else 4)
-        for copies in self.spare.values():
-            copies.sort()
+            self.open_group = self.open_group or flag
+            for m, cost in copies:
+                self.spare.setdefault(m, []).append(cost)
+        for found in self.spare.values():
+            found.sort()
 
 
-def _with_joker(costs: Sequence[int], placed: bool) -> int:
+def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool) -> int:
     """What bringing a stretch of numbers costs (``costs``, number by number; 0: held) when the joker may stand for
     some: each number it stands for costs a pair instead, one of them nothing if the joker lies in a run of the
-    colour now (``placed``); no two of them side by side (see ``Bound.counted``).
+    colour now (``placed``); no two of them side by side, and one at most from ``first`` to ``last`` (the places in
+    the stretch of the goal's window: the run before the goal's PUT holds the joker once; see ``Bound.counted``).
 
-    The joker is best put where bringing the tile costs most: the most it saves, over numbers no two side by side,
-    is worked out number by number (the heaviest set of a path's nodes no two of them neighbours)."""
-    total = saved = before = 0  # the most saved up to this number, and up to the one before it
-    open_ = False  # some number is not held
-    for cost in costs:
+    The joker is best put where bringing the tile costs most: the most it saves is worked out number by number
+    (the heaviest set of a path's nodes no two of them neighbours), with and without a number of the window."""
+    total = 0
+    # the most saved up to this number and up to the one before it, without a number of the window and with one
+    saved = before = 0
+    saved_in = before_in = -INFINITE
+    for i, cost in enumerate(costs):
+        if not cost:
+            before, before_in = saved, saved_in
+            continue
         total += cost
-        if cost:
-            open_ = True
-            saved, before = max(saved, before + cost - 2), saved
-        else:
+        gain = cost - 2
+        if first <= i <= last:
+            saved_in, before_in = max(saved_in, before + gain), saved_in
             before = saved
-    if open_ and placed:
-        saved += 2
-    return total - saved
+        else:
+            saved, before = max(saved, before + gain), saved
+            saved_in, before_in = max(saved_in, before_in + gain), saved_in
+    if not total:
+        return 0
+    return total - max(saved, saved_in) - (2 if placed else 0)
