@@ -44,6 +44,10 @@ _WINDOWS = ((1, 3), (-3, -1), (-2, 2))
 #: With a joker on the table, the run before the goal's PUT may also span the goal's number (the joker standing for
 #: it, the run's tiles on both sides of it or on one).
 _JOKER_WINDOWS = ((-1, 1), (0, 2), (-2, 0))
+#: The numbers, from the goal's, that a run must span to be split into a half holding the twin and another half
+#: (each three tiles or more): a PUT of a second copy of the number beside the goal's, or two beyond it, splits
+#: runs spanning these; any other split, a run spanning more.
+_SPLITS = ((-1, 3), (0, 4), (-3, 1), (-4, 0))
 
 
 class Bound:
@@ -129,17 +133,21 @@ class Bound:
                 )
             else:
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
-            beside = self._beside_twin(seen, window) if not window[0] <= n <= window[1] else 0
+            beside = self._beside_twin(seen, window, costs) if not window[0] <= n <= window[1] else 0
             best = min(best, max(between, beside))
         if seen.open_group:
             best = min(best, 2)
         return INFINITE if best >= INFINITE else 1 + best
 
-    def _beside_twin(self, seen: _Seen, window: tuple[int, int]) -> int:
+    def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int]) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
         ``window`` and not the twin) need at the end: tiles of the colour, each copy no run of the colour holds
         now brought by a pair of its own (and a pair into its group first if that group cannot let it go now);
         0 if the twin lies in no run. The twin never moves, so its row stays a run of three or more around it.
+
+        Without a joker, the numbers the goal's run passed on its way from a run on the table now (``_passed``)
+        that those two runs do not hold at the end each cost what bringing them costs (``costs``) too: their
+        tiles are others.
 
         With a joker on the table, the joker may be one of those tiles at the end: then that copy costs nothing,
         and the joker a pair of its own unless it lies in a run of the colour now."""
@@ -152,21 +160,41 @@ class Bound:
             if low < 1 or low + 2 > self.limits.numbers:
                 continue
             need = [*range(window[0], window[1] + 1), *range(low, low + 3)]
-            costs: list[int] = []  # what each copy needed costs
+            copies_cost: list[int] = []  # what each copy needed costs
             for m in set(need):
                 extra = need.count(m) - in_runs.get(m, 0)
                 if extra > 0:
                     copies = spare.get(m, [])
-                    costs += copies[:extra]
-                    costs += [INFINITE] * (extra - len(copies))
-            total = sum(costs) if INFINITE not in costs else INFINITE
-            if self.jokers and costs:
-                costs.sort()
-                rest = costs[:-1]
+                    copies_cost += copies[:extra]
+                    copies_cost += [INFINITE] * (extra - len(copies))
+            total = sum(copies_cost) if INFINITE not in copies_cost else INFINITE
+            if self.jokers and copies_cost:
+                copies_cost.sort()
+                rest = copies_cost[:-1]
                 if INFINITE not in rest:
                     total = min(total, sum(rest) + (0 if seen.placed else 2))
+            elif not self.jokers and total < INFINITE:
+                kept = set(need)
+                spans = self._passed(seen, window)
+                total += min((sum(costs[m] for m in span if m not in kept) for span in spans), default=INFINITE)
             best = min(best, total)
         return best
+
+    def _passed(self, seen: _Seen, window: tuple[int, int]) -> list[range]:
+        """The numbers the goal's run (holding ``window``, not the twin) passed on its way from each run of the
+        colour on the table now, without a joker: those between that run and the window; from the twin's run, the
+        numbers of the run its way split from the twin's, at least one of ``_SPLITS`` around the goal's number (the
+        twin's half and the other each three tiles or more, a PUT of a second copy or a TAKE between them)."""
+        n, numbers = number_of(self.goal), self.limits.numbers
+        spans: list[range] = []
+        for low, high in seen.runs:
+            if (low, high) != seen.twin_run:
+                spans.append(range(min(low, window[0]), max(high, window[1]) + 1))
+                continue
+            for below, above in _SPLITS:
+                if n + below >= 1 and n + above <= numbers:
+                    spans.append(range(min(n + below, window[0]), max(n + above, window[1]) + 1))
+        return spans
 
     def facts(self, k: int) -> _RowFacts:
         """What ``_Seen`` reads of row ``k`` (see ``_RowFacts``), worked out once per row."""
@@ -175,7 +203,7 @@ class Bound:
             table, goal = self.table, self.goal
             row = table.rows[k]
             if table.colour[k] == colour_of(goal):
-                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, ())
+                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, (), goal in row)
             else:
                 copies = tuple(
                     (number_of(t), 2 if t in self.takeable(k) else 4)
@@ -183,7 +211,7 @@ class Bound:
                     if t != JOKER_CODE and colour_of(t) == colour_of(goal)
                 )
                 full = table.number[k] == number_of(goal) and goal not in row
-                found = (None, frozenset(), full, copies)
+                found = (None, frozenset(), full, copies, goal in row)
             self._facts[k] = found
         return found
 
@@ -210,8 +238,9 @@ class Bound:
 
 #: What ``_Seen`` reads of one row: for a run of the goal's colour, its lowest and highest numbers, the numbers it
 #: holds and whether the joker is one of its tiles; for any other row, whether it is a full group of the goal's
-#: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs.
-_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...]]
+#: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs; last,
+#: whether the row holds the twin.
+_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool]
 
 
 class _Seen:
@@ -219,7 +248,7 @@ class _Seen:
     lowest and highest numbers) and the numbers they hold; how many copies of each number of that colour they hold,
     and what bringing each copy that lies outside them costs (a pair, and one more into its group if the group
     cannot let it go now), cheapest first; whether the joker lies in such a run; whether a full group of the goal's
-    number lacks its twin."""
+    number lacks its twin; the lowest and highest numbers of the run holding the twin, if one does."""
 
     def __init__(self, bound: Bound, rows: Sequence[int]) -> None:
         self.runs: list[tuple[int, int]] = []
@@ -227,11 +256,14 @@ class _Seen:
         self.in_runs: dict[int, int] = {}
         self.spare: dict[int, list[int]] = {}
         self.placed = self.open_group = False
+        self.twin_run: tuple[int, int] | None = None
         facts = bound.facts
         for k in rows:
-            ends, numbers, flag, copies = facts(k)
+            ends, numbers, flag, copies, twin = facts(k)
             if ends is not None:
                 self.runs.append(ends)
+                if twin:
+                    self.twin_run = ends
                 self.held |= numbers
                 self.placed = self.placed or flag
                 for m in numbers:
