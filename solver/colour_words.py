@@ -43,6 +43,7 @@ def letters_for(language: str | None) -> dict[str, Colour]:
     """The colour letters read in ``language``: the notation's and the language's own."""
     return {**LETTERS, **LANGUAGE_LETTERS.get(language or "en", {})}
 
+
 _WORDS: dict[Colour, tuple[str, ...]] = {
     Colour.RED: (
         "red",  # English

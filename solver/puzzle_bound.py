@@ -63,6 +63,7 @@ class Bound:
         self._takeable: dict[int, frozenset[int]] = {}
         self._ends: dict[int, tuple[int, int]] = {}
         self._facts: dict[int, _RowFacts] = {}
+        self._counts: dict[tuple[int, ...], int] = {}
         self._takes_goal: dict[int, bool] = {}
 
     def finishes(self, shape: Iterable[int]) -> bool:
@@ -112,6 +113,14 @@ class Bound:
         """
         if self.goal == JOKER_CODE or self.jokers > 1:
             return 0
+        # the count reads only some rows (see ``_RowFacts``): tables that differ in others have the same count
+        key = tuple(sorted(k for k in rows if self.facts(k) is not _NOTHING))
+        found = self._counts.get(key)
+        if found is None:
+            found = self._counts[key] = self._counted(key)
+        return found
+
+    def _counted(self, rows: Sequence[int]) -> int:
         seen = _Seen(self, rows)
         if not seen.runs:
             return 3 if seen.open_group else INFINITE
@@ -211,7 +220,7 @@ class Bound:
                     if t != JOKER_CODE and colour_of(t) == colour_of(goal)
                 )
                 full = table.number[k] == number_of(goal) and goal not in row
-                found = (None, frozenset(), full, copies, goal in row)
+                found = (None, frozenset(), full, copies, goal in row) if full or copies else _NOTHING
             self._facts[k] = found
         return found
 
@@ -241,6 +250,10 @@ class Bound:
 #: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs; last,
 #: whether the row holds the twin.
 _RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool]
+
+
+#: The facts of a row the count does not read.
+_NOTHING: _RowFacts = (None, frozenset(), False, (), False)
 
 
 class _Seen:

@@ -163,6 +163,9 @@ def layout(row: Row, limits: Limits) -> Row:
     return (*out, *(JOKER_CODE,) * jokers)
 
 
+_UNKNOWN: tuple[int, ...] = (-1,)
+
+
 class RowTable:
     """Every row a search meets, interned as a small int, with what TAKE, PUT and COMBINE do to it cached.
 
@@ -202,10 +205,11 @@ class RowTable:
 
     def put(self, k: int, t: int) -> tuple[int, ...] | None:
         key = (k, t)
-        if key not in self._puts:
+        found = self._puts.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
             res = put(self.rows[k], t, self.limits)
-            self._puts[key] = None if res is None else tuple(self.intern(r) for r in res)
-        return self._puts[key]
+            found = self._puts[key] = None if res is None else tuple(self.intern(r) for r in res)
+        return found
 
     def join(self, a: int, b: int) -> int | None:
         key = (a, b)

@@ -201,7 +201,8 @@ def search(
     bound = _Cached(Bound(table, goal, limits, jokers))
     still = goal if goal != JOKER_CODE else None
     tried = bound(start)
-    steps: dict[Shape, list[tuple[Move, Shape]]] = {}  # each table's steps, kept from one length tried to the next
+    #: each table's steps (and their lengths), kept from one length tried to the next
+    steps: dict[Shape, list[tuple[Move, Shape, int]]] = {}
     while tried <= max_actions:
         found, tried = _shortest(start, steps, table, bound, still, tried, max_states, deadline, time_limit)
         if found is not None:
@@ -232,7 +233,7 @@ class _Cached:
 
 def _shortest(
     start: Shape,
-    steps: dict[Shape, list[tuple[Move, Shape]]],
+    steps: dict[Shape, list[tuple[Move, Shape, int]]],
     table: RowTable,
     bound: _Cached,
     still: int | None,
@@ -247,6 +248,7 @@ def _shortest(
     parents: dict[Shape, list[tuple[Shape, Move]]] = {start: []}
     layers: dict[int, list[Shape]] = {0: [start]}
     cut = INFINITE
+    seen, known_bound = depth_of.get, bound.known.get
     for depth in range(limit):
         layer = [s for s in layers.pop(depth, []) if depth_of[s] == depth]
         finals = [s for s in layer if bound.finishes(s)]
@@ -266,18 +268,19 @@ def _shortest(
                 continue
             known_steps = steps.get(s)
             if known_steps is None:
-                known_steps = steps[s] = list(_moves(s, table, still))
-            for move, child in known_steps:
-                child_depth = depth + _length(move)
-                known = depth_of.get(child)
-                if known is not None and known < child_depth:
-                    continue
-                if known == child_depth:
-                    parents[child].append((s, move))
-                    continue
-                reach = child_depth + bound.known.get(child, 1)
+                known_steps = steps[s] = [(move, child, _length(move)) for move, child in _moves(s, table, still)]
+            for move, child, length in known_steps:
+                child_depth = depth + length
+                known = seen(child)
+                if known is not None:
+                    if known == child_depth:
+                        parents[child].append((s, move))
+                    if known <= child_depth:
+                        continue
+                reach = child_depth + known_bound(child, 1)
                 if reach > limit:
-                    cut = min(cut, reach)
+                    if reach < cut:
+                        cut = reach
                     continue
                 depth_of[child] = child_depth
                 parents[child] = [(s, move)]
