@@ -151,7 +151,7 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
                 continue
             for r, kr in enumerate(result):  # into the row, or a half, the TAKE left
                 landed = put(kr, t)
-                if landed is not None:
+                if landed is not None and landed != (k,):  # (back where it was: the same table)
                     child = [*others, *result[:r], *result[r + 1 :], *landed]
                     child.sort()
                     yield (_PAIR, k, t, -1 - r), tuple(child)
