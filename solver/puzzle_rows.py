@@ -182,6 +182,7 @@ class RowTable:
         self._takes: list[tuple[tuple[int, tuple[int, ...]], ...] | None] = []
         self._puts: dict[tuple[int, int], tuple[int, ...] | None] = {}
         self._joins: dict[tuple[int, int], int | None] = {}
+        self._accepts: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 
     def intern(self, row: Row) -> int:
         k = self.index.get(row)
@@ -209,6 +210,19 @@ class RowTable:
         if found is _UNKNOWN:
             res = put(self.rows[k], t, self.limits)
             found = self._puts[key] = None if res is None else tuple(self.intern(r) for r in res)
+        return found
+
+    def accepts(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Each tile that can be put in row ``k``, with the row or two rows it makes."""
+        found = self._accepts.get(k)
+        if found is None:
+            limits, candidates = self.limits, [JOKER_CODE]
+            if self.colour[k] >= 0:
+                candidates += [code(n, self.colour[k]) for n in range(1, limits.numbers + 1)]
+            if self.number[k] >= 0:
+                candidates += [code(self.number[k], c) for c in range(limits.colours)]
+            options = ((t, self.put(k, t)) for t in dict.fromkeys(candidates))
+            found = self._accepts[k] = tuple((t, res) for t, res in options if res is not None)
         return found
 
     def join(self, a: int, b: int) -> int | None:

@@ -18,21 +18,18 @@ left, in this order:
 6. so that exactly one answer is left: the tiles moved, action by action,
    colour by colour (in the puzzle's colour order), then low to high.
 
-How. The fewest actions come from a breadth-first search over tables
+How. The fewest actions come from a best-first search (A*) over tables
 without their row ids (ids only name rows; the same table under other ids
-needs the same actions), pruned by a lower bound on the actions a table
-still needs (``puzzle_bound``): a table is kept only when the actions spent
-plus the bound fit the length tried, which starts at the bound of the
-start and grows until an answer is found, so the first answer found is a
-shortest one and every table on a shortest answer is kept. A TAKE and the
-PUT that must follow it count as two actions but are one step; a COMBINE
-is a step of one action. Tiles of the goal's kind are never moved: a
-shortest answer never does (wherever the twin could go, the goal could
-have gone instead, sooner).
-
-A table one step on is kept first (its bound not yet known, unless met
-before) and gets its bound when the search comes to it; most tables met are
-never come to, as the search ends at the answer's length.
+needs the same actions), guided by a lower bound on the actions a table
+still needs (``puzzle_bound``): tables are taken least depth plus bound
+first, and the first table that takes the goal says the answer's length.
+Every table whose depth plus bound is at most that length is taken too, so
+every table on a shortest answer is, with all the parents a shortest way to
+it goes through. A TAKE and the PUT that must follow it count as two actions
+but are one step; a COMBINE is a step of one action. Tiles of the goal's
+kind are never moved: a shortest answer never does (wherever the twin could
+go, the goal could have gone instead, sooner). A TAKE whose tile goes back
+where it came from is no step.
 
 Then the rules choose among all shortest answers: every table on one keeps
 all its parents, rule 2 is applied to those tables, and the answers left
@@ -43,6 +40,7 @@ still in play (rule 4 counts joker moves backwards from the end).
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -139,36 +137,35 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
                     child.sort()
                     yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
     put = table.put
+    givers: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # tile → the rows it can be taken from
+    others: dict[int, list[int]] = {}  # the table without the row at an index
     for i in firsts:
         k = rows[i]
         takes = table.takes(k)
         if not takes:
             continue
-        others = [*rows[:i], *rows[i + 1 :]]
-        twin = i + 1 < len(rows) and rows[i + 1] == k  # a second row like this one
+        without = others[i] = [*rows[:i], *rows[i + 1 :]]
         for t, result in takes:
             if t == still:
                 continue
+            givers.setdefault(t, []).append((i, k, result))
             for r, kr in enumerate(result):  # into the row, or a half, the TAKE left
                 landed = put(kr, t)
                 if landed is not None and landed != (k,):  # (back where it was: the same table)
-                    child = [*others, *result[:r], *result[r + 1 :], *landed]
+                    child = [*without, *result[:r], *result[r + 1 :], *landed]
                     child.sort()
                     yield (_PAIR, k, t, -1 - r), tuple(child)
-            if t == JOKER_CODE:
-                targets = firsts
-            else:
-                targets = sorted([*runs.get(colour_of(t), ()), *groups.get(number_of(t), ())])
-            for j in targets:
-                if j == i and not twin:
+    for j in firsts:  # into another row, or a second row like the one the TAKE took from
+        kj = rows[j]
+        for t, landed in table.accepts(kj):
+            for i, k, result in givers.get(t, ()):
+                if j == i and not (i + 1 < len(rows) and rows[i + 1] == k):
                     continue
-                kj = rows[j]
-                landed = put(kj, t)
-                if landed is not None:
-                    at = j if j <= i else j - 1  # its place among the others (the twin, if j is i)
-                    child = [*others[:at], *others[at + 1 :], *result, *landed]
-                    child.sort()
-                    yield (_PAIR, k, t, kj), tuple(child)
+                without = others[i]
+                at = j if j <= i else j - 1  # its place among the others (the twin, if j is i)
+                child = [*without[:at], *without[at + 1 :], *result, *landed]
+                child.sort()
+                yield (_PAIR, k, t, kj), tuple(child)
 
 
 @dataclass(slots=True)
@@ -192,7 +189,7 @@ def search(
 ) -> Found | None:
     """The best action list that puts ``goal`` on the table, or None if there is none within ``max_actions``.
 
-    Raises ``PuzzleLimitError`` past ``max_states`` tables in one pass or ``time_limit`` seconds.
+    Raises ``PuzzleLimitError`` past ``max_states`` tables or ``time_limit`` seconds.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     table = RowTable(limits)
@@ -200,14 +197,8 @@ def search(
     jokers = sum(r.count(JOKER_CODE) for _, r in state[0])
     bound = _Cached(Bound(table, goal, limits, jokers))
     still = goal if goal != JOKER_CODE else None
-    tried = bound(start)
-    #: each table's steps (and their lengths), kept from one length tried to the next
-    steps: dict[Shape, list[tuple[Move, Shape, int]]] = {}
-    while tried <= max_actions:
-        found, tried = _shortest(start, steps, table, bound, still, tried, max_states, deadline, time_limit)
-        if found is not None:
-            return _choose(found, state, goal, table, still)
-    return None
+    found = _shortest(start, table, bound, still, max_actions, max_states, deadline, time_limit)
+    return None if found is None else _choose(found, state, goal, table, still)
 
 
 class _Cached:
@@ -233,63 +224,72 @@ class _Cached:
 
 def _shortest(
     start: Shape,
-    steps: dict[Shape, list[tuple[Move, Shape, int]]],
     table: RowTable,
     bound: _Cached,
     still: int | None,
-    limit: int,
+    most: int,
     max_states: int,
     deadline: float | None,
     time_limit: float | None,
-) -> tuple[_Shortest | None, int]:
-    """Breadth first over tables whose depth plus bound is at most ``limit``; the answers' tables if any end there,
-    else the least depth plus bound that was cut (the next limit worth trying)."""
+) -> _Shortest | None:
+    """Every table on a shortest answer of at most ``most`` actions, with all its parents on one, or None.
+
+    Tables are taken least depth plus bound first, and of those least depth first (A*). A table is taken again
+    if it is reached by a shorter way after it was taken (the bound is not always consistent). The first table
+    that takes the goal says the answer's length; the tables whose depth plus bound is that length are all taken
+    too, so every table on a shortest answer is, with its parents.
+    """
     depth_of: dict[Shape, int] = {start: 0}
     parents: dict[Shape, list[tuple[Shape, Move]]] = {start: []}
-    layers: dict[int, list[Shape]] = {0: [start]}
-    cut = INFINITE
-    seen, known_bound = depth_of.get, bound.known.get
-    for depth in range(limit):
-        layer = [s for s in layers.pop(depth, []) if depth_of[s] == depth]
-        finals = [s for s in layer if bound.finishes(s)]
-        if finals:
-            return _Shortest(start, depth + 1, depth_of, parents, finals), limit
-        for n, s in enumerate(layer):
-            if deadline is not None and n % 16 == 0 and time.perf_counter() > deadline:
-                raise PuzzleLimitError(
-                    N_("gave up after {seconds} s ({tables} tables, {depth} actions deep)"),
-                    seconds=f"{time_limit:g}",
-                    tables=len(depth_of),
-                    depth=depth,
-                )
-            value = bound(s)
-            if depth + value > limit:  # kept before its bound was known; it cannot finish in time
-                cut = min(cut, depth + value)
-                continue
-            known_steps = steps.get(s)
-            if known_steps is None:
-                known_steps = steps[s] = [(move, child, _length(move)) for move, child in _moves(s, table, still)]
-            for move, child, length in known_steps:
-                child_depth = depth + length
-                known = seen(child)
-                if known is not None:
-                    if known == child_depth:
-                        parents[child].append((s, move))
-                    if known <= child_depth:
-                        continue
-                reach = child_depth + known_bound(child, 1)
-                if reach > limit:
-                    if reach < cut:
-                        cut = reach
+    taken: dict[Shape, int] = {}  # the depth each table was taken at
+    first = bound(start)
+    heap: list[tuple[int, int, Shape]] = [(first, 0, start)]
+    length = INFINITE
+    finals: list[Shape] = []
+    pops = 0
+    while heap:
+        reach, depth, s = heapq.heappop(heap)
+        if reach > length or reach > most:
+            break
+        if depth_of[s] != depth or taken.get(s) == depth:
+            continue
+        taken[s] = depth
+        pops += 1
+        if deadline is not None and pops % 64 == 1 and time.perf_counter() > deadline:
+            raise PuzzleLimitError(
+                N_("gave up after {seconds} s ({tables} tables, {depth} actions deep)"),
+                seconds=f"{time_limit:g}",
+                tables=len(depth_of),
+                depth=depth,
+            )
+        if bound.finishes(s):
+            length = depth + 1
+            finals.append(s)
+            continue
+        for move, child in _moves(s, table, still):
+            child_depth = depth + _length(move)
+            known = depth_of.get(child)
+            if known is not None:
+                if known == child_depth:
+                    parents[child].append((s, move))
+                if known <= child_depth:
                     continue
-                depth_of[child] = child_depth
-                parents[child] = [(s, move)]
-                layers.setdefault(child_depth, []).append(child)
+            value = bound(child)
+            if child_depth + value > most:
+                continue
+            depth_of[child] = child_depth
+            parents[child] = [(s, move)]
+            heapq.heappush(heap, (child_depth + value, child_depth, child))
         if len(depth_of) > max_states:
             raise PuzzleLimitError(
                 N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
             )
-    return None, cut
+    if not finals:
+        return None
+    finals = [s for s in finals if depth_of[s] == length - 1]
+    for child, found in parents.items():  # only the parents a shortest way to each table goes through
+        parents[child] = [(p, move) for p, move in found if depth_of[p] + _length(move) == depth_of[child]]
+    return _Shortest(start, length, depth_of, parents, finals)
 
 
 # -- the tie-breaks ----------------------------------------------------------------------------------------------
