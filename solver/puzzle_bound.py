@@ -64,18 +64,22 @@ class Bound:
         self._ends: dict[int, tuple[int, int]] = {}
         self._facts: dict[int, _RowFacts] = {}
         self._counts: dict[tuple[int, ...], int] = {}
-        self._takes_goal: dict[int, bool] = {}
+        self._read: list[bool] = []  # by row: whether the count reads it (see ``_RowFacts``)
+        self._takers: set[int] = set()  # the rows that take the goal
+
+    def _meet(self) -> list[bool]:
+        """What ``_read`` and ``_takers`` say of the rows met since last asked, worked out."""
+        read = self._read
+        for k in range(len(read), len(self.table.rows)):
+            if self.table.put(k, self.goal) is not None:
+                self._takers.add(k)
+            read.append(self.facts(k) is not _NOTHING)
+        return read
 
     def finishes(self, shape: Iterable[int]) -> bool:
         """Whether some row of the table takes the goal now (only then is the bound 1)."""
-        takes = self._takes_goal
-        for k in shape:
-            found = takes.get(k)
-            if found is None:
-                found = takes[k] = self.table.put(k, self.goal) is not None
-            if found:
-                return True
-        return False
+        self._meet()
+        return not self._takers.isdisjoint(shape)
 
     def __call__(self, shape: Iterable[int]) -> int:
         rows = list(shape)
@@ -114,7 +118,8 @@ class Bound:
         if self.goal == JOKER_CODE or self.jokers > 1:
             return 0
         # the count reads only some rows (see ``_RowFacts``): tables that differ in others have the same count
-        key = tuple(sorted(k for k in rows if self.facts(k) is not _NOTHING))
+        read = self._meet()
+        key = tuple(sorted([k for k in rows if read[k]]))
         found = self._counts.get(key)
         if found is None:
             found = self._counts[key] = self._counted(key)
