@@ -247,6 +247,7 @@ def _shortest(
     length = INFINITE
     finals: list[Shape] = []
     pops = 0
+    seen, known_bound, push = depth_of.get, bound.known.get, heapq.heappush
     while heap:
         reach, depth, s = heapq.heappop(heap)
         if reach > length or reach > most:
@@ -267,19 +268,21 @@ def _shortest(
             finals.append(s)
             continue
         for move, child in _moves(s, table, still):
-            child_depth = depth + _length(move)
-            known = depth_of.get(child)
+            child_depth = depth + 1 if move[0] == _COMBINE else depth + 2
+            known = seen(child)
             if known is not None:
                 if known == child_depth:
                     parents[child].append((s, move))
                 if known <= child_depth:
                     continue
-            value = bound(child)
+            value = known_bound(child)
+            if value is None:
+                value = bound(child)
             if child_depth + value > most:
                 continue
             depth_of[child] = child_depth
             parents[child] = [(s, move)]
-            heapq.heappush(heap, (child_depth + value, child_depth, child))
+            push(heap, (child_depth + value, child_depth, child))
         if len(depth_of) > max_states:
             raise PuzzleLimitError(
                 N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
