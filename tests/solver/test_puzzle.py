@@ -12,7 +12,17 @@ from hypothesis import strategies as st
 
 from solver.fit import Fit, FitAction, fit
 from solver.notation import parse_table
-from solver.puzzle import IMPOSSIBLE, PuzzleError, format_tile, parse_puzzle, solve_puzzle
+from solver.puzzle import (
+    IMPOSSIBLE,
+    Puzzle,
+    PuzzleError,
+    format_answer,
+    format_tile,
+    parse_puzzle,
+    parse_tile,
+    solve,
+    solve_puzzle,
+)
 from solver.puzzle_bound import Bound
 from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, is_valid, number_of, put, take
 from solver.puzzle_search import ActionKind, PuzzleLimitError, _length, _moves
@@ -939,6 +949,32 @@ def test_the_bound_is_never_more_than_the_actions_a_table_needs() -> None:
             checked += 1
             assert bound(s) <= need, (goal, rows, [table.rows[k] for k in s])
     assert checked > 10_000
+
+
+def test_with_two_jokers_the_search_agrees_with_brute_force() -> None:
+    """Two jokers on the table (a game's table, as ``/fit`` sees it; the puzzle's text allows one): the bound says
+    nothing, as a row of one tile and two jokers may turn from a group into a run, and the answers stay the rules'."""
+    lengths = []
+    for seed in range(300):
+        rng = random.Random(seed)
+        goal, rows = _random_puzzle(seed)
+        free = [(rid, x) for rid, row in rows.items() for x, t in enumerate(row) if t != J2]
+        for rid, x in rng.sample(free, min(len(free), 2)):
+            changed = [*rows[rid][:x], J2, *rows[rid][x + 1 :]]
+            if _ok(changed):
+                rows[rid] = changed
+        if sum(row.count(J2) for row in rows.values()) < 2:
+            continue
+        text = {rid: ["J" if t == J2 else f"{t[0]}{t[1]}" for t in row] for rid, row in rows.items()}
+        coded = {rid: tuple(sorted(parse_tile(t) for t in row)) for rid, row in text.items()}
+        found = solve(Puzzle(parse_tile(f"{goal[0]}{goal[1]}"), coded), max_actions=6)
+        expected = brute_force(goal, rows, depth=6)
+        if expected is None:
+            assert found is None, (goal, rows)
+            continue
+        assert found is not None and format_answer(found).splitlines()[: len(expected)] == expected, (goal, rows)
+        lengths.append(len(expected))
+    assert len(lengths) >= 60 and sum(1 for n in lengths if n >= 3) >= 10, "the sample must hold real answers"
 
 
 def test_the_search_agrees_with_brute_force_on_1500_small_puzzles() -> None:
