@@ -116,9 +116,8 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
     and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from).
     """
     rows = shape
-    colour, number = table.colour, table.number
-    runs: dict[int, list[int]] = {}
-    groups: dict[int, list[int]] = {}
+    colour = table.colour
+    runs: dict[int, list[int]] = {}  # the first row of each contents, by a run's colour
     firsts: list[int] = []  # the first row of each contents
     for i, k in enumerate(rows):
         if i and rows[i - 1] == k:
@@ -126,8 +125,6 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
         firsts.append(i)
         if colour[k] >= 0:
             runs.setdefault(colour[k], []).append(i)
-        else:
-            groups.setdefault(number[k], []).append(i)
     for same in runs.values():
         for x, i in enumerate(same):
             for j in same[x + 1 :]:
@@ -207,13 +204,6 @@ class _Cached:
     def __init__(self, bound: Bound) -> None:
         self.bound = bound
         self.known: dict[Shape, int] = {}
-        self._finishes: dict[Shape, bool] = {}
-
-    def finishes(self, shape: Shape) -> bool:
-        found = self._finishes.get(shape)
-        if found is None:
-            found = self._finishes[shape] = self.bound.finishes(shape)
-        return found
 
     def __call__(self, shape: Shape) -> int:
         value = self.known.get(shape)
@@ -247,7 +237,7 @@ def _shortest(
     length = INFINITE
     finals: list[Shape] = []
     pops = 0
-    seen, known_bound, push = depth_of.get, bound.known.get, heapq.heappush
+    seen, known_bound, push, finishes = depth_of.get, bound.known.get, heapq.heappush, bound.bound.finishes
     while heap:
         reach, depth, s = heapq.heappop(heap)
         if reach > length or reach > most:
@@ -263,7 +253,7 @@ def _shortest(
                 tables=len(depth_of),
                 depth=depth,
             )
-        if bound.finishes(s):
+        if finishes(s):
             length = depth + 1
             finals.append(s)
             continue
