@@ -183,6 +183,7 @@ class RowTable:
         self._puts: dict[tuple[int, int], tuple[int, ...] | None] = {}
         self._joins: dict[tuple[int, int], int | None] = {}
         self._accepts: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        self._regroups: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
 
     def intern(self, row: Row) -> int:
         k = self.index.get(row)
@@ -223,6 +224,21 @@ class RowTable:
                 candidates += [code(self.number[k], c) for c in range(limits.colours)]
             options = ((t, self.put(k, t)) for t in dict.fromkeys(candidates))
             found = self._accepts[k] = tuple((t, res) for t, res in options if res is not None)
+        return found
+
+    def regroups(self, k: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """Each tile taken from row ``k`` and put into the row, or one of the two halves, that the TAKE left:
+        ``(tile, which of those rows, the rows it all makes)``. A tile put back where it was is left out (it
+        makes row ``k`` again)."""
+        found = self._regroups.get(k)
+        if found is None:
+            options = []
+            for t, result in self.takes(k):
+                for r, kr in enumerate(result):
+                    landed = self.put(kr, t)
+                    if landed is not None and landed != (k,):
+                        options.append((t, r, (*result[:r], *result[r + 1 :], *landed)))
+            found = self._regroups[k] = tuple(options)
         return found
 
     def join(self, a: int, b: int) -> int | None:

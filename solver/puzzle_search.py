@@ -109,11 +109,14 @@ def _length(move: Move) -> int:
     return 1 if move[0] == _COMBINE else 2
 
 
-def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[Move, Shape]]:
+def _moves(
+    shape: Shape, table: RowTable, still: int | None, moved: frozenset[tuple[int, int]] = frozenset()
+) -> Iterator[tuple[Move, Shape]]:
     """Every step from a table without ids (COMBINEs, then TAKE-and-PUT pairs), with the table it leaves.
 
     Rows with the same contents give the same steps, so each contents is tried once (as the row a TAKE takes from,
-    and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from).
+    and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from). No TAKE takes
+    a tile from a row in ``moved`` (tile, row contents): see ``_just_moved``.
     """
     rows = shape
     colour = table.colour
@@ -133,7 +136,6 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
                     child = [*rows[:i], *rows[i + 1 : j], *rows[j + 1 :], joined]
                     child.sort()
                     yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
-    put = table.put
     givers: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # tile → the rows it can be taken from
     others: dict[int, list[int]] = {}  # the table without the row at an index
     for i in firsts:
@@ -143,15 +145,13 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
             continue
         without = others[i] = [*rows[:i], *rows[i + 1 :]]
         for t, result in takes:
-            if t == still:
-                continue
-            givers.setdefault(t, []).append((i, k, result))
-            for r, kr in enumerate(result):  # into the row, or a half, the TAKE left
-                landed = put(kr, t)
-                if landed is not None and landed != (k,):  # (back where it was: the same table)
-                    child = [*without, *result[:r], *result[r + 1 :], *landed]
-                    child.sort()
-                    yield (_PAIR, k, t, -1 - r), tuple(child)
+            if t != still and (t, k) not in moved:
+                givers.setdefault(t, []).append((i, k, result))
+        for t, r, made in table.regroups(k):  # into the row, or a half, the TAKE left
+            if t != still and (t, k) not in moved:
+                child = [*without, *made]
+                child.sort()
+                yield (_PAIR, k, t, -1 - r), tuple(child)
     for j in firsts:  # into another row, or a second row like the one the TAKE took from
         kj = rows[j]
         for t, landed in table.accepts(kj):
@@ -163,6 +163,25 @@ def _moves(shape: Shape, table: RowTable, still: int | None) -> Iterator[tuple[M
                 child = [*without[:at], *without[at + 1 :], *result, *landed]
                 child.sort()
                 yield (_PAIR, k, t, kj), tuple(child)
+
+
+def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> frozenset[tuple[int, int]]:
+    """Each tile a parent's step put into a row without splitting it, with the row it made.
+
+    Taking that tile from that row next is never on a shortest answer: it leaves the row as it was before the PUT,
+    so the table it reaches is the parent's with the tile taken from where the parent's step took it and put
+    where this step puts it (one step from the parent), or the parent itself; two actions shorter either way.
+    """
+    moved = []
+    for _, (kind, k, t, into) in parents:
+        if kind == _COMBINE:
+            continue
+        if into < 0:  # into the row, or a half, the TAKE left
+            into = next(result for tile, result in table.takes(k) if tile == t)[-1 - into]
+        landed = table.put(into, t)
+        if landed is not None and len(landed) == 1:
+            moved.append((t, landed[0]))
+    return frozenset(moved)
 
 
 @dataclass(slots=True)
@@ -257,7 +276,7 @@ def _shortest(
             length = depth + 1
             finals.append(s)
             continue
-        for move, child in _moves(s, table, still):
+        for move, child in _moves(s, table, still, _just_moved(parents[s], table)):
             child_depth = depth + 1 if move[0] == _COMBINE else depth + 2
             known = seen(child)
             if known is not None:
