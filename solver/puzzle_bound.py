@@ -81,12 +81,11 @@ class Bound:
         self._meet()
         return not self._takers.isdisjoint(shape)
 
-    def __call__(self, shape: Iterable[int]) -> int:
-        rows = list(shape)
-        if self.finishes(rows):
+    def __call__(self, shape: Sequence[int]) -> int:
+        if self.finishes(shape):
             return 1
         # no row takes the goal yet: one step at least, then the goal's PUT
-        return max(2, self.counted(rows))
+        return max(2, self.counted(shape))
 
     def counted(self, rows: Sequence[int]) -> int:
         """What the actions a table that does not take the goal yet needs add up to at least (0: nothing said).
@@ -118,7 +117,9 @@ class Bound:
         if self.goal == JOKER_CODE or self.jokers > 1:
             return 0
         # the count reads only some rows (see ``_RowFacts``): tables that differ in others have the same count
-        read = self._meet()
+        read = self._read  # (met by ``finishes`` first)
+        if len(read) < len(self.table.rows):
+            read = self._meet()
         key = tuple(sorted([k for k in rows if read[k]]))
         found = self._counts.get(key)
         if found is None:

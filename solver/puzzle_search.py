@@ -186,7 +186,10 @@ def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> frozenset
 
 @dataclass(slots=True)
 class _Shortest:
-    """What the search leaves: the answer's length, each table's depth and parents, the tables it ends from."""
+    """What the search leaves: the answer's length, each table's depth and parents, the tables it ends from.
+
+    A parent reached by a shorter way after it was recorded is no parent on a shortest way (its depth plus its
+    step's actions falls short of the table's)."""
 
     start: Shape
     length: int
@@ -241,7 +244,8 @@ def _shortest(
     deadline: float | None,
     time_limit: float | None,
 ) -> _Shortest | None:
-    """Every table on a shortest answer of at most ``most`` actions, with all its parents on one, or None.
+    """Every table on a shortest answer of at most ``most`` actions, with all its parents on one (see
+    ``_Shortest``), or None.
 
     Tables are taken least depth plus bound first, and of those least depth first (A*). A table is taken again
     if it is reached by a shorter way after it was taken (the bound is not always consistent). The first table
@@ -299,8 +303,6 @@ def _shortest(
     if not finals:
         return None
     finals = [s for s in finals if depth_of[s] == length - 1]
-    for child, found in parents.items():  # only the parents a shortest way to each table goes through
-        parents[child] = [(p, move) for p, move in found if depth_of[p] + _length(move) == depth_of[child]]
     return _Shortest(start, length, depth_of, parents, finals)
 
 
@@ -335,18 +337,19 @@ def _combines_early(found: _Shortest) -> list[list[tuple[Shape, Move, Shape]]]:
 
     The kind of each action does not depend on ids, so this is decided before ids are brought back.
     """
+    depth_of = found.depth_of
     good = set(found.finals)
     todo = list(found.finals)
+    after: dict[Shape, list[tuple[Move, Shape]]] = {}
     while todo:
         child = todo.pop()
-        for parent, _ in found.parents[child]:
+        for parent, move in found.parents[child]:
+            if depth_of[parent] + _length(move) != depth_of[child]:
+                continue  # (the parent was reached by a shorter way after)
+            after.setdefault(parent, []).append((move, child))
             if parent not in good:
                 good.add(parent)
                 todo.append(parent)
-    after: dict[Shape, list[tuple[Move, Shape]]] = {}
-    for child in good:
-        for parent, move in found.parents[child]:
-            after.setdefault(parent, []).append((move, child))
     frontier, depth = {found.start}, 0
     plan: list[list[tuple[Shape, Move, Shape]]] = []
     while depth < found.length - 1:
