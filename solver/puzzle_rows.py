@@ -182,7 +182,7 @@ class RowTable:
         self._takes: list[tuple[tuple[int, tuple[int, ...]], ...] | None] = []
         self._puts: dict[tuple[int, int], tuple[int, ...] | None] = {}
         self._joins: dict[tuple[int, int], int | None] = {}
-        self._accepts: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        self._accepts: dict[int, dict[int, tuple[int, ...]]] = {}
         self._regroups: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
 
     def intern(self, row: Row) -> int:
@@ -213,7 +213,7 @@ class RowTable:
             found = self._puts[key] = None if res is None else tuple(self.intern(r) for r in res)
         return found
 
-    def accepts(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    def accepts(self, k: int) -> dict[int, tuple[int, ...]]:
         """Each tile that can be put in row ``k``, with the row or two rows it makes."""
         found = self._accepts.get(k)
         if found is None:
@@ -223,7 +223,7 @@ class RowTable:
             if self.number[k] >= 0:
                 candidates += [code(self.number[k], c) for c in range(limits.colours)]
             options = ((t, self.put(k, t)) for t in dict.fromkeys(candidates))
-            found = self._accepts[k] = tuple((t, res) for t, res in options if res is not None)
+            found = self._accepts[k] = {t: res for t, res in options if res is not None}
         return found
 
     def regroups(self, k: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:

@@ -154,8 +154,10 @@ def _moves(
                 yield (_PAIR, k, t, -1 - r), tuple(child)
     for j in firsts:  # into another row, or a second row like the one the TAKE took from
         kj = rows[j]
-        for t, landed in table.accepts(kj):
-            for i, k, result in givers.get(t, ()):
+        accepts = table.accepts(kj)
+        for t in accepts.keys() & givers.keys():
+            landed = accepts[t]
+            for i, k, result in givers[t]:
                 if j == i and not (i + 1 < len(rows) and rows[i + 1] == k):
                     continue
                 without = others[i]
