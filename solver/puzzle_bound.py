@@ -106,7 +106,11 @@ class Bound:
         second copy that splits it (never the PUT that first brings a number, nor the first PUT into a group). So
         each number the joker stands for takes a pair apart from the PUTs that bring the other numbers, but one if
         the joker lies in such a run now; and as both its neighbours were tiles of the run when it stood for a
-        number, no two of its numbers lie side by side (see ``_with_joker``). The run before the goal's PUT may
+        number, no two of its numbers lie side by side (see ``_with_joker``). Where the goal's run lies all above
+        the run it comes from (or all below), it passes the numbers between: the last time the joker stops standing
+        for one of them, the goal's run goes on above it (as it must not cross it again), so the two numbers above
+        it are tiles then, never numbers the joker stands for; its numbers there lie three apart or more (see
+        ``_passing_with_joker``). The run before the goal's PUT may
         hold the joker too, and then spans three numbers beside or around the goal's (the joker standing for the
         goal's number when the run's tiles lie on both sides of it). A group of the goal's number without its twin
         (full, so the joker one of its tiles) may take the goal after one pair.
@@ -140,13 +144,17 @@ class Bound:
             window = (n + below, n + above)
             if window[0] < 1 or window[1] > numbers:
                 continue
-            spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
             if self.jokers:
+                # the goal's run all above or all below the run it comes from: it passes the numbers between
                 between = min(
-                    _with_joker(costs[low : high + 1], window[0] - low, window[1] - low, seen.placed)
-                    for low, high in spans
+                    _with_joker(
+                        costs[a : b + 1], window[0] - a, window[1] - a, seen.placed, high < window[0] or low > window[1]
+                    )
+                    for low, high in seen.runs
+                    for a, b in [(min(low, window[0]), max(high, window[1]))]
                 )
             else:
+                spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
             beside = self._beside_twin(seen, window, costs) if not window[0] <= n <= window[1] else 0
             best = min(best, max(between, beside))
@@ -295,14 +303,17 @@ class _Seen:
             found.sort()
 
 
-def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool) -> int:
+def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, passing: bool = False) -> int:
     """What bringing a stretch of numbers costs (``costs``, number by number; 0: held) when the joker may stand for
     some: each number it stands for costs a pair instead, one of them nothing if the joker lies in a run of the
     colour now (``placed``); no two of them side by side, and one at most from ``first`` to ``last`` (the places in
     the stretch of the goal's window: the run before the goal's PUT holds the joker once; see ``Bound.counted``).
+    ``passing``: the goal's run passes the whole stretch one way (``_passing_with_joker``).
 
     The joker is best put where bringing the tile costs most: the most it saves is worked out number by number
     (the heaviest set of a path's nodes no two of them neighbours), with and without a number of the window."""
+    if passing:
+        return _passing_with_joker(costs, placed)
     total = 0
     # the most saved up to this number and up to the one before it, without a number of the window and with one
     saved = before = 0
@@ -322,3 +333,21 @@ def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool) -> in
     if not total:
         return 0
     return total - max(saved, saved_in) - (2 if placed else 0)
+
+
+def _passing_with_joker(costs: Sequence[int], placed: bool) -> int:
+    """``_with_joker`` where the goal's run passes the numbers of ``costs`` one way: no two numbers the joker stands
+    for closer than three apart. The joker stops standing for a number ``m`` below the goal's run (say) by its own
+    TAKE, splitting its run (three tiles on each side), by a TAKE, a flip or a split that leaves it at an end of a
+    run going on from ``m + 1`` (two tiles at least), or by the PUT of a second copy of ``m + 1`` or above that
+    splits the run above it: ``m + 1`` and ``m + 2`` are tiles then. (The window needs no rule of its own: two
+    numbers of it lie closer.)"""
+    total = 0
+    saved = [0, 0, 0]  # the most saved up to this number, the one before it, and the one before that
+    for cost in costs:
+        total += cost
+        best = max(saved[0], saved[2] + cost - 2) if cost else saved[0]
+        saved = [best, saved[0], saved[1]]
+    if not total:
+        return 0
+    return total - saved[0] - (2 if placed else 0)

@@ -57,8 +57,7 @@ ERRORS: list[tuple[Callable[[], object], str]] = [
     ),
     (
         lambda: parse_tiles("hello", R),
-        "hello: a tile needs a number too: "
-        "write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK",
+        "hello: a tile needs a number too: write tiles like 3R, R3, red 3 or J; runs like 3-6R; groups like 7RBK",
     ),
     (lambda: parse_tiles("6-3R", R), "6-3R: write a run low to high, like 3-6R"),
     (
