@@ -78,7 +78,8 @@ class Bound:
 
     def finishes(self, shape: Iterable[int]) -> bool:
         """Whether some row of the table takes the goal now (only then is the bound 1)."""
-        self._meet()
+        if len(self._read) < len(self.table.rows):
+            self._meet()
         return not self._takers.isdisjoint(shape)
 
     def __call__(self, shape: Sequence[int]) -> int:

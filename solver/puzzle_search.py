@@ -262,7 +262,9 @@ def _shortest(
     length = INFINITE
     finals: list[Shape] = []
     pops = 0
-    seen, known_bound, push, finishes = depth_of.get, bound.known.get, heapq.heappush, bound.bound.finishes
+    seen, push, finishes = depth_of.get, heapq.heappush, bound.bound.finishes
+    bounds, count = bound.known, bound.bound
+    known_bound = bounds.get
     while heap:
         reach, depth, s = heapq.heappop(heap)
         if reach > length or reach > most:
@@ -292,7 +294,7 @@ def _shortest(
                     continue
             value = known_bound(child)
             if value is None:
-                value = bound(child)
+                value = bounds[child] = count(child)
             if child_depth + value > most:
                 continue
             depth_of[child] = child_depth
