@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
 import time
 
@@ -438,6 +439,25 @@ def test_the_search_bound_and_the_state_limit() -> None:
         from solver.puzzle import solve
 
         solve(parse_puzzle(CHAIN), max_states=5)
+
+
+def test_the_cycle_collector_is_back_after_a_search() -> None:
+    """The search turns Python's cycle collector off while it runs: it is on again after an answer and after the
+    search gives up, and stays off after a search begun with it off."""
+    from solver.puzzle import solve
+
+    assert gc.isenabled()
+    solve_puzzle(CHAIN)
+    assert gc.isenabled()
+    with pytest.raises(PuzzleLimitError):
+        solve(parse_puzzle(CHAIN), max_states=5)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        solve_puzzle(CHAIN)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize(
