@@ -146,14 +146,7 @@ class Bound:
             if window[0] < 1 or window[1] > numbers:
                 continue
             if self.jokers:
-                # the goal's run all above or all below the run it comes from: it passes the numbers between
-                between = min(
-                    _with_joker(
-                        costs[a : b + 1], window[0] - a, window[1] - a, seen.placed, high < window[0] or low > window[1]
-                    )
-                    for low, high in seen.runs
-                    for a, b in [(min(low, window[0]), max(high, window[1]))]
-                )
+                between = min(self._joker_span(costs, low, high, window, seen.placed) for low, high in seen.runs)
             else:
                 spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
@@ -162,6 +155,15 @@ class Bound:
         if seen.open_group:
             best = min(best, 2)
         return INFINITE if best >= INFINITE else 1 + best
+
+    @staticmethod
+    def _joker_span(costs: Sequence[int], low: int, high: int, window: tuple[int, int], placed: bool) -> int:
+        """What the numbers from the run ``low``-``high`` to the goal's window cost with a joker on the table; the
+        goal's run passes them one way when the window lies all above the run or all below it."""
+        first, last = min(low, window[0]), max(high, window[1])
+        if high < window[0] or low > window[1]:
+            return _passing_with_joker(costs[first : last + 1], placed)
+        return _with_joker(costs[first : last + 1], window[0] - first, window[1] - first, placed)
 
     def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int]) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
@@ -304,17 +306,14 @@ class _Seen:
             found.sort()
 
 
-def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, passing: bool = False) -> int:
+def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool) -> int:
     """What bringing a stretch of numbers costs (``costs``, number by number; 0: held) when the joker may stand for
     some: each number it stands for costs a pair instead, one of them nothing if the joker lies in a run of the
     colour now (``placed``); no two of them side by side, and one at most from ``first`` to ``last`` (the places in
     the stretch of the goal's window: the run before the goal's PUT holds the joker once; see ``Bound.counted``).
-    ``passing``: the goal's run passes the whole stretch one way (``_passing_with_joker``).
 
     The joker is best put where bringing the tile costs most: the most it saves is worked out number by number
     (the heaviest set of a path's nodes no two of them neighbours), with and without a number of the window."""
-    if passing:
-        return _passing_with_joker(costs, placed)
     total = 0
     # the most saved up to this number and up to the one before it, without a number of the window and with one
     saved = before = 0
