@@ -165,6 +165,13 @@ def layout(row: Row, limits: Limits) -> Row:
 
 _UNKNOWN: tuple[int, ...] = (-1,)
 
+#: A row's ``takes``, ``regroups`` and ``accepts`` (see ``RowTable``).
+RowSteps = tuple[
+    tuple[tuple[int, tuple[int, ...]], ...],
+    tuple[tuple[int, int, tuple[int, ...]], ...],
+    dict[int, tuple[int, ...]],
+]
+
 
 class RowTable:
     """Every row a search meets, interned as a small int, with what TAKE, PUT and COMBINE do to it cached.
@@ -184,6 +191,8 @@ class RowTable:
         self._joins: dict[tuple[int, int], int | None] = {}
         self._accepts: dict[int, dict[int, tuple[int, ...]]] = {}
         self._regroups: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
+        #: by row: its takes, regroups and accepts, once ``steps`` was asked for them (None before)
+        self.steps_of: list[RowSteps | None] = []
 
     def intern(self, row: Row) -> int:
         k = self.index.get(row)
@@ -193,7 +202,15 @@ class RowTable:
             self.colour.append(colour_of(row[0]) if row and is_run(row, self.limits) else -1)
             self.number.append(number_of(row[0]) if row and is_group(row, self.limits) else -1)
             self._takes.append(None)
+            self.steps_of.append(None)
         return k
+
+    def steps(self, k: int) -> RowSteps:
+        """What the search's steps read of row ``k``, in one: ``takes``, ``regroups`` and ``accepts``."""
+        found = self.steps_of[k]
+        if found is None:
+            found = self.steps_of[k] = (self.takes(k), self.regroups(k), self.accepts(k))
+        return found
 
     def takes(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
         """Each tile that can be taken from row ``k``, with the row or two rows left."""

@@ -140,23 +140,24 @@ def _moves(
                     yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
     givers: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # tile → the rows it can be taken from
     others: dict[int, list[int]] = {}  # the table without the row at an index
+    known, steps = table.steps_of, table.steps
+    accepting: list[tuple[int, int, dict[int, tuple[int, ...]]]] = []  # (index, row, its accepts) of each first
     for i in firsts:
         k = rows[i]
-        takes = table.takes(k)
+        takes, regroups, accepts = known[k] or steps(k)
+        accepting.append((i, k, accepts))
         if not takes:
             continue
         without = others[i] = [*rows[:i], *rows[i + 1 :]]
         for t, result in takes:
             if t != still and (t, k) not in moved:
                 givers.setdefault(t, []).append((i, k, result))
-        for t, r, made in table.regroups(k):  # into the row, or a half, the TAKE left
+        for t, r, made in regroups:  # into the row, or a half, the TAKE left
             if t != still and (t, k) not in moved:
                 child = [*without, *made]
                 child.sort()
                 yield (_PAIR, k, t, -1 - r), tuple(child)
-    for j in firsts:  # into another row, or a second row like the one the TAKE took from
-        kj = rows[j]
-        accepts = table.accepts(kj)
+    for j, kj, accepts in accepting:  # into another row, or a second row like the one the TAKE took from
         for t in accepts.keys() & givers.keys():
             landed = accepts[t]
             for i, k, result in givers[t]:
