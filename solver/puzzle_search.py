@@ -145,7 +145,8 @@ def _moves(
     for i in firsts:
         k = rows[i]
         takes, regroups, accepts = known[k] or steps(k)
-        accepting.append((i, k, accepts))
+        if accepts:
+            accepting.append((i, k, accepts))
         if not takes:
             continue
         without = others[i] = [*rows[:i], *rows[i + 1 :]]
