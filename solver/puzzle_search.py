@@ -224,7 +224,9 @@ def search(
     still = goal if goal != JOKER_CODE else None
     with _no_cycle_collection():
         found = _shortest(start, table, bound, still, max_actions, max_states, deadline, time_limit)
-        return None if found is None else _choose(found, state, goal, table, still)
+        answer = None if found is None else _choose(found, state, goal, table, still)
+        del found, bound, table  # (gone before the collector is back: it would walk them all once more)
+    return answer
 
 
 @contextmanager
