@@ -112,24 +112,42 @@ def _length(move: Move) -> int:
 
 
 def _moves(
-    shape: Shape, table: RowTable, still: int | None, moved: frozenset[tuple[int, int]] = frozenset()
+    shape: Shape, table: RowTable, still: int | None, moved: dict[int, set[int]] | None = None
 ) -> Iterator[tuple[Move, Shape]]:
-    """Every step from a table without ids (COMBINEs, then TAKE-and-PUT pairs), with the table it leaves.
+    """Every step from a table without ids (TAKE-and-PUT pairs within a row, COMBINEs, then the other pairs), with
+    the table it leaves.
 
     Rows with the same contents give the same steps, so each contents is tried once (as the row a TAKE takes from,
     and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from). No TAKE takes
-    a tile from a row in ``moved`` (tile, row contents): see ``_just_moved``.
+    a tile from a row that ``moved`` lists it under (row contents → tiles): see ``_just_moved``.
     """
     rows = shape
     colour = table.colour
+    known, steps = table.steps_of, table.steps
     runs: dict[int, list[int]] = {}  # the first row of each contents, by a run's colour
-    firsts: list[int] = []  # the first row of each contents
+    givers: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # tile → the rows it can be taken from
+    others: dict[int, list[int]] = {}  # the table without the row at an index
+    accepting: list[tuple[int, int, dict[int, tuple[int, ...]]]] = []  # (index, row, its accepts)
     for i, k in enumerate(rows):
         if i and rows[i - 1] == k:
             continue
-        firsts.append(i)
         if colour[k] >= 0:
             runs.setdefault(colour[k], []).append(i)
+        takes, regroups, accepts = known[k] or steps(k)
+        if accepts:
+            accepting.append((i, k, accepts))
+        if not takes:
+            continue
+        without = others[i] = [*rows[:i], *rows[i + 1 :]]
+        blocked = moved.get(k, ()) if moved else ()
+        for t, result in takes:
+            if t != still and t not in blocked:
+                givers.setdefault(t, []).append((i, k, result))
+        for t, r, made in regroups:  # into the row, or a half, the TAKE left
+            if t != still and t not in blocked:
+                child = [*without, *made]
+                child.sort()
+                yield (_PAIR, k, t, -1 - r), tuple(child)
     for same in runs.values():
         for x, i in enumerate(same):
             for j in same[x + 1 :]:
@@ -138,26 +156,6 @@ def _moves(
                     child = [*rows[:i], *rows[i + 1 : j], *rows[j + 1 :], joined]
                     child.sort()
                     yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
-    givers: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # tile → the rows it can be taken from
-    others: dict[int, list[int]] = {}  # the table without the row at an index
-    known, steps = table.steps_of, table.steps
-    accepting: list[tuple[int, int, dict[int, tuple[int, ...]]]] = []  # (index, row, its accepts) of each first
-    for i in firsts:
-        k = rows[i]
-        takes, regroups, accepts = known[k] or steps(k)
-        if accepts:
-            accepting.append((i, k, accepts))
-        if not takes:
-            continue
-        without = others[i] = [*rows[:i], *rows[i + 1 :]]
-        for t, result in takes:
-            if t != still and (t, k) not in moved:
-                givers.setdefault(t, []).append((i, k, result))
-        for t, r, made in regroups:  # into the row, or a half, the TAKE left
-            if t != still and (t, k) not in moved:
-                child = [*without, *made]
-                child.sort()
-                yield (_PAIR, k, t, -1 - r), tuple(child)
     for j, kj, accepts in accepting:  # into another row, or a second row like the one the TAKE took from
         for t in accepts.keys() & givers.keys():
             landed = accepts[t]
@@ -171,14 +169,14 @@ def _moves(
                 yield (_PAIR, k, t, kj), tuple(child)
 
 
-def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> frozenset[tuple[int, int]]:
-    """Each tile a parent's step put into a row without splitting it, with the row it made.
+def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> dict[int, set[int]]:
+    """Each row a parent's step made by putting a tile into a row without splitting it, with the tiles put.
 
     Taking that tile from that row next is never on a shortest answer: it leaves the row as it was before the PUT,
     so the table it reaches is the parent's with the tile taken from where the parent's step took it and put
     where this step puts it (one step from the parent), or the parent itself; two actions shorter either way.
     """
-    moved = []
+    moved: dict[int, set[int]] = {}
     for _, (kind, k, t, into) in parents:
         if kind == _COMBINE:
             continue
@@ -186,8 +184,8 @@ def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> frozenset
             into = next(result for tile, result in table.takes(k) if tile == t)[-1 - into]
         landed = table.put(into, t)
         if landed is not None and len(landed) == 1:
-            moved.append((t, landed[0]))
-    return frozenset(moved)
+            moved.setdefault(landed[0], set()).add(t)
+    return moved
 
 
 @dataclass(slots=True)
