@@ -53,7 +53,8 @@ _SPLITS = ((-1, 3), (0, 4), (-3, 1), (-4, 0))
 class Bound:
     """``bound(shape)``: at least how many actions (the final PUT included) a table still needs; ``INFINITE`` if none.
 
-    A shape is a table's rows as interned ints (see ``RowTable``), in any order.
+    A shape is a table's rows as interned ints (see ``RowTable``), in any order (tables in the same order share
+    what is remembered of them: the search's are sorted).
     """
 
     def __init__(self, table: RowTable, goal: int, limits: Limits, jokers: int = 1) -> None:
@@ -83,10 +84,21 @@ class Bound:
         return not self._takers.isdisjoint(shape)
 
     def __call__(self, shape: Sequence[int]) -> int:
-        if self.finishes(shape):
+        """The bound of the table ``shape`` (``finishes`` and ``counted`` in one: the search asks this of every
+        table it meets)."""
+        read = self._read
+        if len(read) < len(self.table.rows):
+            read = self._meet()
+        if not self._takers.isdisjoint(shape):
             return 1
         # no row takes the goal yet: one step at least, then the goal's PUT
-        return max(2, self.counted(shape))
+        if self.goal == JOKER_CODE or self.jokers > 1:
+            return 2
+        key = tuple([k for k in shape if read[k]])
+        found = self._counts.get(key)
+        if found is None:
+            found = self._counts[key] = self._counted(key)
+        return found if found > 2 else 2
 
     def counted(self, rows: Sequence[int]) -> int:
         """What the actions a table that does not take the goal yet needs add up to at least (0: nothing said).
