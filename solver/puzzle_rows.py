@@ -188,7 +188,8 @@ class RowTable:
         self.number: list[int] = []  # a group's number, or -1
         self._takes: list[tuple[tuple[int, tuple[int, ...]], ...] | None] = []
         self._puts: dict[tuple[int, int], tuple[int, ...] | None] = {}
-        self._joins: dict[tuple[int, int], int | None] = {}
+        #: the run two runs join into (None: they do not), for each pair of rows ``join`` was asked about
+        self.joins: dict[tuple[int, int], int | None] = {}
         self._accepts: dict[int, dict[int, tuple[int, ...]]] = {}
         self._regroups: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
         #: by row: its takes, regroups and accepts, once ``steps`` was asked for them (None before)
@@ -260,7 +261,7 @@ class RowTable:
 
     def join(self, a: int, b: int) -> int | None:
         key = (a, b)
-        if key not in self._joins:
+        if key not in self.joins:
             res = combine(self.rows[a], self.rows[b], self.limits)
-            self._joins[key] = None if res is None else self.intern(res)
-        return self._joins[key]
+            self.joins[key] = None if res is None else self.intern(res)
+        return self.joins[key]

@@ -142,16 +142,22 @@ def _moves(
         blocked = moved.get(k, ()) if moved else ()
         for t, result in takes:
             if t != still and t not in blocked:
-                givers.setdefault(t, []).append((i, k, result))
+                found = givers.get(t)
+                if found is None:
+                    givers[t] = [(i, k, result)]
+                else:
+                    found.append((i, k, result))
         for t, r, made in regroups:  # into the row, or a half, the TAKE left
             if t != still and t not in blocked:
                 child = [*without, *made]
                 child.sort()
                 yield (_PAIR, k, t, -1 - r), tuple(child)
+    joins, join = table.joins, table.join
     for same in runs.values():
         for x, i in enumerate(same):
             for j in same[x + 1 :]:
-                joined = table.join(rows[i], rows[j])
+                pair = (rows[i], rows[j])
+                joined = joins[pair] if pair in joins else join(*pair)
                 if joined is not None:
                     child = [*rows[:i], *rows[i + 1 : j], *rows[j + 1 :], joined]
                     child.sort()
