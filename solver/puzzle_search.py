@@ -29,7 +29,9 @@ it goes through. A TAKE and the PUT that must follow it count as two actions
 but are one step; a COMBINE is a step of one action. Tiles of the goal's
 kind are never moved: a shortest answer never does (wherever the twin could
 go, the goal could have gone instead, sooner). A TAKE whose tile goes back
-where it came from is no step.
+where it came from is no step, nor one of a tile from the row the step before
+just put it in (that table is nearer the step's parent). The cycle collector
+is off while the search runs (it makes no cycles).
 
 Then the rules choose among all shortest answers: every table on one keeps
 all its parents, rule 2 is applied to those tables, and the answers left
