@@ -177,7 +177,9 @@ def _moves(
                 yield (_PAIR, k, t, kj), tuple(child)
 
 
-def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> dict[int, set[int]]:
+def _just_moved(
+    parents: list[tuple[Shape, Move]], table: RowTable, made: dict[Move, int | None]
+) -> dict[int, set[int]]:
     """Each row a parent's step made by putting a tile into a row without splitting it, with the tiles put.
 
     Taking that tile from that row next is never on a shortest answer: it leaves the row as it was before the PUT,
@@ -185,15 +187,22 @@ def _just_moved(parents: list[tuple[Shape, Move]], table: RowTable) -> dict[int,
     where this step puts it (one step from the parent), or the parent itself; two actions shorter either way.
     """
     moved: dict[int, set[int]] = {}
-    for _, (kind, k, t, into) in parents:
-        if kind == _COMBINE:
-            continue
-        if into < 0:  # into the row, or a half, the TAKE left
-            into = next(result for tile, result in table.takes(k) if tile == t)[-1 - into]
-        landed = table.put(into, t)
-        if landed is not None and len(landed) == 1:
-            moved.setdefault(landed[0], set()).add(t)
+    for _, move in parents:
+        row = made[move] if move in made else made.setdefault(move, _made(move, table))
+        if row is not None:
+            moved.setdefault(row, set()).add(move[2])
     return moved
+
+
+def _made(move: Move, table: RowTable) -> int | None:
+    """The row a step's PUT made, if it made one (no COMBINE, no split)."""
+    kind, k, t, into = move
+    if kind == _COMBINE:
+        return None
+    if into < 0:  # into the row, or a half, the TAKE left
+        into = next(result for tile, result in table.takes(k) if tile == t)[-1 - into]
+    landed = table.put(into, t)
+    return landed[0] if landed is not None and len(landed) == 1 else None
 
 
 @dataclass(slots=True)
@@ -292,6 +301,7 @@ def _shortest(
     length = INFINITE
     finals: list[Shape] = []
     pops = 0
+    made: dict[Move, int | None] = {}  # the row each step's PUT made, once worked out (see ``_made``)
     seen, push, finishes = depth_of.get, heapq.heappush, bound.bound.finishes
     bounds, count = bound.known, bound.bound
     known_bound = bounds.get
@@ -314,7 +324,7 @@ def _shortest(
             length = depth + 1
             finals.append(s)
             continue
-        for move, child in _moves(s, table, still, _just_moved(parents[s], table)):
+        for move, child in _moves(s, table, still, _just_moved(parents[s], table, made)):
             child_depth = depth + 1 if move[0] == _COMBINE else depth + 2
             known = seen(child)
             if known is not None:
