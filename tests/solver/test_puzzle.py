@@ -999,7 +999,12 @@ def test_the_bound_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
             puzzle(format_tile(goal), *(" ".join([str(i), *map(format_tile, r)]) for i, r in enumerate(rows, 1)))
         )
     with_bound = [solve_puzzle(text) for text in texts]
-    monkeypatch.setattr(Bound, "counted", lambda self, rows: 0)
+    goal, rows = _chain_tables(1)
+    table = RowTable(Limits())
+    start = tuple(sorted(table.intern(r) for r in rows))
+    assert Bound(table, goal, Limits(), 0)(start) > 2  # (the bound says something on these tables)
+    monkeypatch.setattr(Bound, "_counted", lambda self, rows: 0)  # the count behind ``counted`` and every bound
+    assert Bound(table, goal, Limits(), 0)(start) == 2  # (now nothing: 2 until a row takes the goal)
     without = [solve_puzzle(text) for text in texts]
     assert with_bound == without
     lengths = [sum(1 for line in a.splitlines() if line.split()[0] in ("TAKE", "PUT", "COMBINE")) for a in with_bound]
