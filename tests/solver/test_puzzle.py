@@ -869,6 +869,11 @@ def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     for _ in range(rng.randint(1, 3)):
         c, first = rng.choice([c for c in range(4) if c != colour]), rng.randint(1, 11)
         rows.append(tuple(code(n, c) for n in range(first, min(14, first + rng.randint(3, 4)))))
+    return code(low if beside else min(top, 13), colour), _in_the_box(rows)
+
+
+def _in_the_box(rows: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The valid rows, in order, each kept only if the box still has its tiles (two of each) after the rows before."""
     kept: list[tuple[int, ...]] = []
     count: dict[int, int] = {}
     for row in rows:
@@ -877,7 +882,7 @@ def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
         for t in row:
             count[t] = count.get(t, 0) + 1
         kept.append(row)
-    return code(low if beside else min(top, 13), colour), kept
+    return kept
 
 
 def _with_a_joker(seed: int) -> tuple[int, list[tuple[int, ...]]] | None:
@@ -930,15 +935,7 @@ def _passing_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     goal = code(top, colour)
     if seed % 2:
         goal, rows = _mirrored(goal), [tuple(sorted(map(_mirrored, r))) for r in rows]
-    kept: list[tuple[int, ...]] = []
-    count: dict[int, int] = {}
-    for row in rows:
-        if any(count.get(t, 0) >= 2 for t in row) or not is_valid(row, Limits()):
-            continue
-        for t in row:
-            count[t] = count.get(t, 0) + 1
-        kept.append(row)
-    return goal, kept
+    return goal, _in_the_box(rows)
 
 
 def _mirrored(t: int) -> int:
