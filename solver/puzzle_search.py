@@ -235,7 +235,7 @@ def search(
     table = RowTable(limits)
     start = tuple(sorted(table.intern(r) for _, r in state[0]))
     jokers = sum(r.count(JOKER_CODE) for _, r in state[0])
-    bound = _Cached(Bound(table, goal, limits, jokers))
+    bound = Bound(table, goal, limits, jokers)
     still = goal if goal != JOKER_CODE else None
     with _no_cycle_collection():
         found = _shortest(start, table, bound, still, max_actions, max_states, deadline, time_limit)
@@ -261,24 +261,10 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-class _Cached:
-    """The bound of each table met, worked out once per search."""
-
-    def __init__(self, bound: Bound) -> None:
-        self.bound = bound
-        self.known: dict[Shape, int] = {}
-
-    def __call__(self, shape: Shape) -> int:
-        value = self.known.get(shape)
-        if value is None:
-            value = self.known[shape] = self.bound(shape)
-        return value
-
-
 def _shortest(
     start: Shape,
     table: RowTable,
-    bound: _Cached,
+    bound: Bound,
     still: int | None,
     most: int,
     max_states: int,
@@ -302,9 +288,7 @@ def _shortest(
     finals: list[Shape] = []
     pops = 0
     made: dict[Move, int | None] = {}  # the row each step's PUT made, once worked out (see ``_made``)
-    seen, push, finishes = depth_of.get, heapq.heappush, bound.bound.finishes
-    bounds, count = bound.known, bound.bound
-    known_bound = bounds.get
+    seen, push, finishes = depth_of.get, heapq.heappush, bound.finishes
     while heap:
         reach, depth, s = heapq.heappop(heap)
         if reach > length or reach > most:
@@ -332,9 +316,7 @@ def _shortest(
                     parents[child].append((s, move))
                 if known <= child_depth:
                     continue
-            value = known_bound(child)
-            if value is None:
-                value = bounds[child] = count(child)
+            value = bound(child)  # (remembered by the rows it reads: see ``Bound``)
             if child_depth + value > most:
                 continue
             depth_of[child] = child_depth
