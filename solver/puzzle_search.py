@@ -30,7 +30,9 @@ but are one step; a COMBINE is a step of one action. Tiles of the goal's
 kind are never moved: a shortest answer never does (wherever the twin could
 go, the goal could have gone instead, sooner). A TAKE whose tile goes back
 where it came from is no step, nor one of a tile from the row the step before
-just put it in (that table is nearer the step's parent). The cycle collector
+just put it in, nor one from the run the step before just joined that leaves
+what one pair from the two runs would (those tables are nearer the step's
+parent). The cycle collector
 is off while the search runs (it makes no cycles).
 
 Then the rules choose among all shortest answers: every table on one keeps
@@ -107,6 +109,8 @@ Shape = tuple[int, ...]
 #: ``into`` is -1 or -2, into the row (or the lower half) or the higher half that the TAKE left.
 Move = tuple[int, int, int, int]
 _COMBINE, _PAIR = 0, 1
+#: A step no TAKE from a row should make next (see ``_just_moved``): a tile, or a regroup ``(tile, which row)``.
+Unmade = int | tuple[int, int]
 
 
 def _length(move: Move) -> int:
@@ -114,7 +118,7 @@ def _length(move: Move) -> int:
 
 
 def _moves(
-    shape: Shape, table: RowTable, still: int | None, moved: dict[int, set[int]] | None = None
+    shape: Shape, table: RowTable, still: int | None, moved: dict[int, set[Unmade]] | None = None
 ) -> Iterator[tuple[Move, Shape]]:
     """Every step from a table without ids (TAKE-and-PUT pairs within a row, COMBINEs, then the other pairs), with
     the table it leaves.
@@ -150,7 +154,7 @@ def _moves(
                 else:
                     found.append((i, k, result))
         for t, r, made in regroups:  # into the row, or a half, the TAKE left
-            if t != still and t not in blocked:
+            if t != still and t not in blocked and (t, r) not in blocked:
                 child = [*without, *made]
                 child.sort()
                 yield (_PAIR, k, t, -1 - r), tuple(child)
@@ -178,31 +182,58 @@ def _moves(
 
 
 def _just_moved(
-    parents: list[tuple[Shape, Move]], table: RowTable, made: dict[Move, int | None]
-) -> dict[int, set[int]]:
-    """Each row a parent's step made by putting a tile into a row without splitting it, with the tiles put.
+    parents: list[tuple[Shape, Move]], table: RowTable, made: dict[Move, tuple[int, frozenset[Unmade]] | None]
+) -> dict[int, set[Unmade]]:
+    """The tiles no TAKE should take next from each row a parent's step made (row contents → tiles): a tile its
+    PUT put into a row without splitting it, or a tile whose TAKE would undo its COMBINE (see ``_undone``).
 
-    Taking that tile from that row next is never on a shortest answer: it leaves the row as it was before the PUT,
-    so the table it reaches is the parent's with the tile taken from where the parent's step took it and put
-    where this step puts it (one step from the parent), or the parent itself; two actions shorter either way.
+    Such a TAKE is never on a shortest answer. After a PUT, taking that tile from that row leaves the row as it
+    was before the PUT, so the table it reaches is the parent's with the tile taken from where the parent's step
+    took it and put where this step puts it (one step from the parent), or the parent itself; two actions shorter
+    either way. After a COMBINE, the TAKE leaves what taking the tile from one of the two runs would have left, and
+    the other run: one action shorter from the parent.
     """
-    moved: dict[int, set[int]] = {}
+    moved: dict[int, set[Unmade]] = {}
     for _, move in parents:
-        row = made[move] if move in made else made.setdefault(move, _made(move, table))
-        if row is not None:
-            moved.setdefault(row, set()).add(move[2])
+        found = made[move] if move in made else made.setdefault(move, _made(move, table))
+        if found is not None:
+            row, tiles = found
+            moved.setdefault(row, set()).update(tiles)
     return moved
 
 
-def _made(move: Move, table: RowTable) -> int | None:
-    """The row a step's PUT made, if it made one (no COMBINE, no split)."""
+def _made(move: Move, table: RowTable) -> tuple[int, frozenset[Unmade]] | None:
+    """The row a step made, with the tiles no TAKE should take from it next (see ``_just_moved``), if any."""
     kind, k, t, into = move
     if kind == _COMBINE:
-        return None
+        return _undone(k, t, table)
     if into < 0:  # into the row, or a half, the TAKE left
         into = next(result for tile, result in table.takes(k) if tile == t)[-1 - into]
     landed = table.put(into, t)
-    return landed[0] if landed is not None and len(landed) == 1 else None
+    return (landed[0], frozenset((t,))) if landed is not None and len(landed) == 1 else None
+
+
+def _undone(a: int, b: int, table: RowTable) -> tuple[int, frozenset[Unmade]] | None:
+    """The run that joining ``a`` and ``b`` made, with the steps from it that reach no further than one pair
+    from ``a`` and ``b`` would: a tile whose TAKE leaves what a TAKE of it from ``a`` or ``b`` leaves beside the
+    other (wherever it is put), and a regroup (``(tile, which row)``: see ``RowTable.regroups``) that leaves
+    ``a`` and ``b`` again, or what a TAKE from one of them and a PUT into one of them, or into what the TAKE
+    left, would leave."""
+    joined = table.join(a, b)
+    assert joined is not None
+    taken: set[tuple[int, tuple[int, ...]]] = set()  # (tile, the rows the TAKE leaves with the other run)
+    near: set[tuple[int, ...]] = {tuple(sorted((a, b)))}  # the rows a pair within the two runs, or none, leaves
+    for one, other in ((a, b), (b, a)):
+        for t, result in table.takes(one):
+            taken.add((t, tuple(sorted((*result, other)))))
+            landed = table.put(other, t)
+            if landed is not None:
+                near.add(tuple(sorted((*result, *landed))))
+        for _, _, made in table.regroups(one):
+            near.add(tuple(sorted((*made, other))))
+    blocked: set[Unmade] = {t for t, result in table.takes(joined) if (t, tuple(sorted(result))) in taken}
+    blocked.update((t, r) for t, r, made in table.regroups(joined) if tuple(sorted(made)) in near)
+    return (joined, frozenset(blocked)) if blocked else None
 
 
 @dataclass(slots=True)
@@ -287,7 +318,7 @@ def _shortest(
     length = INFINITE
     finals: list[Shape] = []
     pops = 0
-    made: dict[Move, int | None] = {}  # the row each step's PUT made, once worked out (see ``_made``)
+    made: dict[Move, tuple[int, frozenset[Unmade]] | None] = {}  # (see ``_made``), once worked out
     seen, push, finishes = depth_of.get, heapq.heappush, bound.finishes
     while heap:
         reach, depth, s = heapq.heappop(heap)

@@ -26,7 +26,7 @@ from solver.puzzle import (
 )
 from solver.puzzle_bound import Bound
 from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, is_valid, number_of, put, take
-from solver.puzzle_search import ActionKind, PuzzleLimitError, _length, _moves
+from solver.puzzle_search import ActionKind, PuzzleLimitError, _length, _moves, _undone
 from solver.rules import STANDARD
 from solver.tiles import Colour, Tile
 
@@ -936,6 +936,82 @@ def _passing_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     if seed % 2:
         goal, rows = _mirrored(goal), [tuple(sorted(map(_mirrored, r))) for r in rows]
     return goal, _in_the_box(rows)
+
+
+def _text2(t: Tile2) -> str:
+    return "J" if t == J2 else f"{t[0]}{t[1]}"
+
+
+def _tile2(t: int) -> Tile2:
+    return J2 if t == JOKER_CODE else (number_of(t), "BGRY"[t >> 7])
+
+
+def _rows2(pieces: list[list[Tile2]]) -> list[tuple[Tile2, ...]]:
+    return sorted(tuple(sorted(row)) for row in pieces)
+
+
+def _one_pair_or_none(a: list[Tile2], b: list[Tile2]) -> list[list[tuple[Tile2, ...]]]:
+    """What the two runs are after no action, or after a TAKE from one and a PUT into the other or into what the
+    TAKE left (this file's own row rules)."""
+    found = [_rows2([a, b])]
+    for one, other in ((a, b), (b, a)):
+        for t in set(one):
+            parts = _take(one, t)
+            if parts is None:
+                continue
+            for x, into in enumerate([other, *parts]):
+                landed = _put(into, t)
+                if landed is not None:
+                    rest = [other, *parts]
+                    found.append(_rows2([*rest[:x], *rest[x + 1 :], *landed]))
+    return found
+
+
+def test_a_step_the_search_skips_after_a_combine_leaves_what_one_pair_would() -> None:
+    """After a COMBINE the search skips the TAKEs from the joined run (with any PUT) that leave what a TAKE of the
+    same tile from one of the two runs leaves beside the other, and the regroups that leave the two runs, or what
+    one pair within them leaves: the same table is a shorter way off, so no shortest answer makes them. Checked
+    with this file's own row rules on runs that join, some with a joker."""
+    rng = random.Random(27)
+    table = RowTable(Limits())
+    takes = regroups = 0
+    for _ in range(600):
+        colour = rng.choice("BG")
+        low = rng.randint(1, 8)
+        cut = rng.randint(low + 3, min(11, low + 7))
+        high = rng.randint(cut + 2, min(13, cut + 6))
+        a2: list[Tile2] = [(n, colour) for n in range(low, cut)]
+        b2: list[Tile2] = [(n, colour) for n in range(cut, high + 1)]
+        if rng.random() < 0.4:
+            half = rng.choice((a2, b2))
+            half[rng.randrange(len(half))] = J2
+        a, b = (table.intern(tuple(sorted(parse_tile(_text2(t)) for t in row))) for row in (a2, b2))
+        found = _undone(a, b, table)
+        if found is None:
+            continue
+        joined, skipped = found
+        ab2 = a2 + b2
+        assert _rows2([[_tile2(t) for t in table.rows[joined]]]) == _rows2([ab2])
+        near = _one_pair_or_none(a2, b2)
+        for step in skipped:
+            if isinstance(step, int):
+                t2 = _tile2(step)
+                parts = _take(ab2, t2)
+                assert parts is not None
+                assert any(
+                    t2 in one and (left := _take(one, t2)) is not None and _rows2(parts) == _rows2([*left, other])
+                    for one, other in ((a2, b2), (b2, a2))
+                ), (ab2, t2)
+                takes += 1
+            else:
+                t2, r = _tile2(step[0]), step[1]
+                parts = _take(ab2, t2)
+                assert parts is not None
+                landed = _put(parts[r], t2)
+                assert landed is not None
+                assert _rows2([*parts[:r], *parts[r + 1 :], *landed]) in near, (ab2, step)
+                regroups += 1
+    assert takes > 100 and regroups > 100
 
 
 def _mirrored(t: int) -> int:
