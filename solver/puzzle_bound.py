@@ -21,6 +21,14 @@ that hold in every shortest answer:
   into a run of the colour: a tile each, which a TAKE and a PUT bring (a
   *pair*), and a pair more into its group first if that group is too small
   to let it go; or the joker stands for them, a pair each but one.
+- A group of three lets a tile go only after a fourth tile comes in. Where
+  neither copy of that tile lies on any row (tiles only move: none ever
+  comes), only the joker can be it: without a joker the group's tiles never
+  move, and with one, the goal's run passing that number, the joker standing
+  for it costs less (see ``Bound._joker_span``).
+- The joker in a group of three moves only after a pair puts a tile into
+  that group, and in a run of three of another colour only after an action
+  on that run: counted once when the joker stands for numbers.
 
 An earlier bound also worked out, as a least fixed point, what each tile
 waits for before it can move. It was stronger on some tables, but it cost
@@ -31,9 +39,9 @@ ten times as much to work out, and the search was faster on every case of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, colour_of, number_of
+from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, colour_of, number_of
 
 #: No way at all (larger than any number of actions searched).
 INFINITE = 1 << 20
@@ -57,9 +65,11 @@ class Bound:
     what is remembered of them: the search's are sorted).
     """
 
-    def __init__(self, table: RowTable, goal: int, limits: Limits, jokers: int = 1) -> None:
-        """``jokers``: how many jokers lie on the table (they never leave it)."""
-        self.table, self.goal, self.limits, self.jokers = table, goal, limits, jokers
+    def __init__(self, table: RowTable, goal: int, limits: Limits, tiles: Collection[int]) -> None:
+        """``tiles``: every tile on the table (the same in every table the search meets: tiles only move)."""
+        self.table, self.goal, self.limits = table, goal, limits
+        self.jokers = sum(1 for t in tiles if t == JOKER_CODE)
+        self.present = frozenset(tiles)
         self._numbers: dict[int, frozenset[int]] = {}
         self._takeable: dict[int, frozenset[int]] = {}
         self._ends: dict[int, tuple[int, int]] = {}
@@ -128,6 +138,12 @@ class Bound:
         goal's number when the run's tiles lie on both sides of it). A group of the goal's number without its twin
         (full, so the joker one of its tiles) may take the goal after one pair.
 
+        A copy held in a group of three whose fourth tile lies on no row leaves it only once the joker is put into
+        the group: no way at all without a joker; with one, see ``_joker_span``. Where the joker cannot be taken now
+        from a group of three (a run of three of another colour), standing for numbers costs a pair (an action)
+        more, once: nothing but a PUT into that group lets it go (a PUT or a COMBINE on that run), and such a PUT
+        is none of those counted above (a second tile leaving a group needs a second PUT into it).
+
         With two jokers or more, rows of one tile and two jokers may turn from groups into runs, and nothing is
         said.
         """
@@ -151,6 +167,10 @@ class Bound:
         costs = [0 if m in seen.held else min(seen.spare.get(m, (INFINITE,))) for m in range(numbers + 1)]
         if n not in seen.held:
             costs[n] = INFINITE
+        near = costs
+        if _NO_FOURTH in costs:
+            near = [4 if c == _NO_FOURTH else c for c in costs]  # (the joker that fourth tile: see ``_joker_span``)
+            costs = [INFINITE if c == _NO_FOURTH else c for c in costs]
         windows = (*_WINDOWS, *_JOKER_WINDOWS) if self.jokers else _WINDOWS
         best = INFINITE
         for below, above in windows:
@@ -158,7 +178,7 @@ class Bound:
             if window[0] < 1 or window[1] > numbers:
                 continue
             if self.jokers:
-                between = min(self._joker_span(costs, low, high, window, seen.placed) for low, high in seen.runs)
+                between = min(self._joker_span(costs, near, low, high, window, seen) for low, high in seen.runs)
             else:
                 spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
@@ -169,13 +189,22 @@ class Bound:
         return INFINITE if best >= INFINITE else 1 + best
 
     @staticmethod
-    def _joker_span(costs: Sequence[int], low: int, high: int, window: tuple[int, int], placed: bool) -> int:
+    def _joker_span(
+        costs: Sequence[int], near: Sequence[int], low: int, high: int, window: tuple[int, int], seen: _Seen
+    ) -> int:
         """What the numbers from the run ``low``-``high`` to the goal's window cost with a joker on the table; the
-        goal's run passes them one way when the window lies all above the run or all below it."""
+        goal's run passes them one way when the window lies all above the run or all below it.
+
+        A copy in a group of three whose fourth tile is on no row (``_NO_FOURTH``) is let go only when the joker is
+        put into the group. When the goal's run passes its number ``q`` (say upward), that comes too late for any
+        number the joker stands for from ``q - 2`` up: it stops standing for it only once the two numbers above it
+        are tiles, ``q`` among them; so standing for ``q`` instead costs less and leaves the joker's other numbers
+        as free, and the copy counts as no way at all (``costs``). Otherwise the copy counts a pair into the group
+        and one out (``near``)."""
         first, last = min(low, window[0]), max(high, window[1])
         if high < window[0] or low > window[1]:
-            return _passing_with_joker(costs[first : last + 1], placed)
-        return _with_joker(costs[first : last + 1], window[0] - first, window[1] - first, placed)
+            return _passing_with_joker(costs[first : last + 1], seen.placed, seen.stuck)
+        return _with_joker(near[first : last + 1], window[0] - first, window[1] - first, seen.placed, seen.stuck)
 
     def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int]) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
@@ -193,6 +222,7 @@ class Bound:
         in_runs, spare = seen.in_runs, seen.spare
         if not in_runs.get(n):
             return 0
+        no_fourth = 4 if self.jokers else INFINITE  # (the joker may be a group's fourth tile)
         best = INFINITE
         for low in (n - 2, n - 1, n):
             if low < 1 or low + 2 > self.limits.numbers:
@@ -202,15 +232,15 @@ class Bound:
             for m in set(need):
                 extra = need.count(m) - in_runs.get(m, 0)
                 if extra > 0:
-                    copies = spare.get(m, [])
-                    copies_cost += copies[:extra]
+                    copies = [(no_fourth if c == _NO_FOURTH else c) for c in spare.get(m, [])]
+                    copies_cost += sorted(copies)[:extra]
                     copies_cost += [INFINITE] * (extra - len(copies))
             total = sum(copies_cost) if INFINITE not in copies_cost else INFINITE
             if self.jokers and copies_cost:
                 copies_cost.sort()
                 rest = copies_cost[:-1]
                 if INFINITE not in rest:
-                    total = min(total, sum(rest) + (0 if seen.placed else 2))
+                    total = min(total, sum(rest) + (0 if seen.placed else 2 + seen.stuck))
             elif not self.jokers and total < INFINITE:
                 kept = set(need)
                 spans = self._passed(seen, window)
@@ -241,17 +271,31 @@ class Bound:
             table, goal = self.table, self.goal
             row = table.rows[k]
             if table.colour[k] == colour_of(goal):
-                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, (), goal in row)
+                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, (), goal in row, 0)
             else:
                 copies = tuple(
-                    (number_of(t), 2 if t in self.takeable(k) else 4)
+                    (number_of(t), 2 if t in self.takeable(k) else self._stuck_copy(k))
                     for t in row
                     if t != JOKER_CODE and colour_of(t) == colour_of(goal)
                 )
                 full = table.number[k] == number_of(goal) and goal not in row
-                found = (None, frozenset(), full, copies, goal in row) if full or copies else _NOTHING
+                stuck = 0
+                if JOKER_CODE in row and JOKER_CODE not in self.takeable(k) and len(row) == self.limits.smallest:
+                    stuck = 2 if table.number[k] >= 0 else 1
+                found = (None, frozenset(), full, copies, goal in row, stuck) if full or copies or stuck else _NOTHING
             self._facts[k] = found
         return found
+
+    def _stuck_copy(self, k: int) -> int:
+        """What bringing a tile of the goal's colour out of group ``k`` costs when the group cannot let it go now: a
+        pair into the group first (4 in all), or ``_NO_FOURTH`` when the group (three tiles, no joker) lacks one
+        colour and neither copy of that tile is on the table: then only the joker can be its fourth tile."""
+        row, limits = self.table.rows[k], self.limits
+        if JOKER_CODE in row or len(row) != limits.colours - 1:
+            return 4
+        number = self.table.number[k]
+        missing = [code(number, c) for c in range(limits.colours) if code(number, c) not in row]
+        return 4 if any(t in self.present for t in missing) else _NO_FOURTH
 
     def ends(self, k: int) -> tuple[int, int]:
         """Run ``k``'s lowest and highest numbers (its jokers aside)."""
@@ -276,13 +320,18 @@ class Bound:
 
 #: What ``_Seen`` reads of one row: for a run of the goal's colour, its lowest and highest numbers, the numbers it
 #: holds and whether the joker is one of its tiles; for any other row, whether it is a full group of the goal's
-#: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs; last,
-#: whether the row holds the twin.
-_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool]
+#: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs; then
+#: whether the row holds the twin; last, what letting the joker go from the row costs first (2: a pair into its
+#: group of three; 1: an action on its run of three of another colour; 0: nothing, or no joker).
+_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool, int]
 
 
 #: The facts of a row the count does not read.
-_NOTHING: _RowFacts = (None, frozenset(), False, (), False)
+_NOTHING: _RowFacts = (None, frozenset(), False, (), False, 0)
+
+#: The cost of a copy held in a group of three whose fourth tile is on no row: no cost at all without a joker,
+#: and with one, the joker may be that fourth tile (a pair, as for any fourth tile) or stand for the number.
+_NO_FOURTH = 5
 
 
 class _Seen:
@@ -298,10 +347,12 @@ class _Seen:
         self.in_runs: dict[int, int] = {}
         self.spare: dict[int, list[int]] = {}
         self.placed = self.open_group = False
+        self.stuck = 0  # what letting the joker go costs first
         self.twin_run: tuple[int, int] | None = None
         facts = bound.facts
         for k in rows:
-            ends, numbers, flag, copies, twin = facts(k)
+            ends, numbers, flag, copies, twin, stuck = facts(k)
+            self.stuck = max(self.stuck, stuck)
             if ends is not None:
                 self.runs.append(ends)
                 if twin:
@@ -318,7 +369,7 @@ class _Seen:
             found.sort()
 
 
-def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool) -> int:
+def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, stuck: int = 0) -> int:
     """What bringing a stretch of numbers costs (``costs``, number by number; 0: held) when the joker may stand for
     some: each number it stands for costs a pair instead, one of them nothing if the joker lies in a run of the
     colour now (``placed``); no two of them side by side, and one at most from ``first`` to ``last`` (the places in
@@ -344,10 +395,10 @@ def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool) -> in
             saved_in, before_in = max(saved_in, before_in + gain), saved_in
     if not total:
         return 0
-    return total - max(saved, saved_in) - (2 if placed else 0)
+    return total - max(0, max(saved, saved_in) - stuck) - (2 if placed else 0)
 
 
-def _passing_with_joker(costs: Sequence[int], placed: bool) -> int:
+def _passing_with_joker(costs: Sequence[int], placed: bool, stuck: int = 0) -> int:
     """``_with_joker`` where the goal's run passes the numbers of ``costs`` one way: no two numbers the joker stands
     for closer than three apart. The joker stops standing for a number ``m`` below the goal's run (say) by its own
     TAKE, splitting its run (three tiles on each side), by a TAKE, a flip or a split that leaves it at an end of a
@@ -362,4 +413,4 @@ def _passing_with_joker(costs: Sequence[int], placed: bool) -> int:
         saved = [best, saved[0], saved[1]]
     if not total:
         return 0
-    return total - saved[0] - (2 if placed else 0)
+    return total - max(0, saved[0] - stuck) - (2 if placed else 0)

@@ -265,8 +265,7 @@ def search(
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     table = RowTable(limits)
     start = tuple(sorted(table.intern(r) for _, r in state[0]))
-    jokers = sum(r.count(JOKER_CODE) for _, r in state[0])
-    bound = Bound(table, goal, limits, jokers)
+    bound = Bound(table, goal, limits, [t for _, r in state[0] for t in r])
     still = goal if goal != JOKER_CODE else None
     with _no_cycle_collection():
         found = _shortest(start, table, bound, still, max_actions, max_states, deadline, time_limit)
