@@ -28,7 +28,9 @@ that hold in every shortest answer:
   for it costs less (see ``Bound._joker_span``).
 - The joker in a group of three moves only after a pair puts a tile into
   that group, and in a run of three of another colour only after an action
-  on that run: counted once when the joker stands for numbers.
+  on that run: counted once when the joker stands for numbers. From a group
+  of four, the joker and the group's tile of the goal's colour both leave
+  only after a pair puts another tile in: that tile then costs two pairs.
 
 An earlier bound also worked out, as a least fixed point, what each tile
 waits for before it can move. It was stronger on some tables, but it cost
@@ -142,7 +144,9 @@ class Bound:
         the group: no way at all without a joker; with one, see ``_joker_span``. Where the joker cannot be taken now
         from a group of three (a run of three of another colour), standing for numbers costs a pair (an action)
         more, once: nothing but a PUT into that group lets it go (a PUT or a COMBINE on that run), and such a PUT
-        is none of those counted above (a second tile leaving a group needs a second PUT into it).
+        is none of those counted above (a second tile leaving a group needs a second PUT into it). For the same
+        reason, where the joker lies in a group of four with a tile of the goal's colour, that tile costs a pair
+        more once the joker stands for numbers (``_joker_used``).
 
         With two jokers or more, rows of one tile and two jokers may turn from groups into runs, and nothing is
         said.
@@ -171,6 +175,7 @@ class Bound:
         if _NO_FOURTH in costs:
             near = [4 if c == _NO_FOURTH else c for c in costs]  # (the joker that fourth tile: see ``_joker_span``)
             costs = [INFINITE if c == _NO_FOURTH else c for c in costs]
+        used = self._joker_used(seen, costs, near)
         windows = (*_WINDOWS, *_JOKER_WINDOWS) if self.jokers else _WINDOWS
         best = INFINITE
         for below, above in windows:
@@ -178,7 +183,7 @@ class Bound:
             if window[0] < 1 or window[1] > numbers:
                 continue
             if self.jokers:
-                between = min(self._joker_span(costs, near, low, high, window, seen) for low, high in seen.runs)
+                between = min(self._joker_span(costs, near, used, low, high, window, seen) for low, high in seen.runs)
             else:
                 spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
@@ -188,9 +193,28 @@ class Bound:
             best = min(best, 2)
         return INFINITE if best >= INFINITE else 1 + best
 
+    def _joker_used(
+        self, seen: _Seen, costs: list[int], near: list[int]
+    ) -> tuple[list[int], list[int]] | None:
+        """``costs`` and ``near`` once the joker has left its group of four, where that group holds a copy of the
+        goal's colour the count may bring at 2 (None if not): then the copy leaves after a pair into the group (a
+        second tile leaving a group needs a second PUT into it), so it costs 4, or another copy what it costs."""
+        g = seen.shared
+        if not g or g in seen.held or g == number_of(self.goal):
+            return None
+        used, used_near = list(costs), list(near)
+        used[g] = used_near[g] = _bumped(seen.spare[g])
+        return used, used_near
+
     @staticmethod
     def _joker_span(
-        costs: Sequence[int], near: Sequence[int], low: int, high: int, window: tuple[int, int], seen: _Seen
+        costs: Sequence[int],
+        near: Sequence[int],
+        used: tuple[list[int], list[int]] | None,
+        low: int,
+        high: int,
+        window: tuple[int, int],
+        seen: _Seen,
     ) -> int:
         """What the numbers from the run ``low``-``high`` to the goal's window cost with a joker on the table; the
         goal's run passes them one way when the window lies all above the run or all below it.
@@ -202,9 +226,15 @@ class Bound:
         as free, and the copy counts as no way at all (``costs``). Otherwise the copy counts a pair into the group
         and one out (``near``)."""
         first, last = min(low, window[0]), max(high, window[1])
-        if high < window[0] or low > window[1]:
-            return _passing_with_joker(costs[first : last + 1], seen.placed, seen.stuck)
-        return _with_joker(near[first : last + 1], window[0] - first, window[1] - first, seen.placed, seen.stuck)
+        passing = high < window[0] or low > window[1]
+        if used is not None:  # the joker left alone, or used at the costs it leaves
+            alone = sum((costs if passing else near)[first : last + 1])
+            costs, near = used
+        if passing:
+            found = _passing_with_joker(costs[first : last + 1], seen.placed, seen.stuck)
+        else:
+            found = _with_joker(near[first : last + 1], window[0] - first, window[1] - first, seen.placed, seen.stuck)
+        return found if used is None else min(alone, found)
 
     def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int]) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
@@ -229,16 +259,20 @@ class Bound:
                 continue
             need = [*range(window[0], window[1] + 1), *range(low, low + 3)]
             copies_cost: list[int] = []  # what each copy needed costs
+            copies_used: list[int] = []  # the same once the joker has left its group (see ``_joker_used``)
             for m in set(need):
                 extra = need.count(m) - in_runs.get(m, 0)
                 if extra > 0:
                     copies = [(no_fourth if c == _NO_FOURTH else c) for c in spare.get(m, [])]
-                    copies_cost += sorted(copies)[:extra]
-                    copies_cost += [INFINITE] * (extra - len(copies))
+                    copies_cost += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
+                    if m == seen.shared:
+                        copies.remove(2)
+                        copies.append(4)
+                    copies_used += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
             total = sum(copies_cost) if INFINITE not in copies_cost else INFINITE
-            if self.jokers and copies_cost:
-                copies_cost.sort()
-                rest = copies_cost[:-1]
+            if self.jokers and copies_used:
+                copies_used.sort()
+                rest = copies_used[:-1]
                 if INFINITE not in rest:
                     total = min(total, sum(rest) + (0 if seen.placed else 2 + seen.stuck))
             elif not self.jokers and total < INFINITE:
@@ -271,7 +305,7 @@ class Bound:
             table, goal = self.table, self.goal
             row = table.rows[k]
             if table.colour[k] == colour_of(goal):
-                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, (), goal in row, 0)
+                found = (self.ends(k), self.numbers(k), JOKER_CODE in row, (), goal in row, 0, 0)
             else:
                 copies = tuple(
                     (number_of(t), 2 if t in self.takeable(k) else self._stuck_copy(k))
@@ -279,10 +313,14 @@ class Bound:
                     if t != JOKER_CODE and colour_of(t) == colour_of(goal)
                 )
                 full = table.number[k] == number_of(goal) and goal not in row
-                stuck = 0
+                stuck = shared = 0
                 if JOKER_CODE in row and JOKER_CODE not in self.takeable(k) and len(row) == self.limits.smallest:
                     stuck = 2 if table.number[k] >= 0 else 1
-                found = (None, frozenset(), full, copies, goal in row, stuck) if full or copies or stuck else _NOTHING
+                elif JOKER_CODE in row and table.number[k] >= 0 and copies:
+                    shared = table.number[k]  # a group of four: the joker and its copy cannot both leave it
+                found = (None, frozenset(), full, copies, goal in row, stuck, shared)
+                if not (full or copies or stuck):
+                    found = _NOTHING
             self._facts[k] = found
         return found
 
@@ -321,13 +359,14 @@ class Bound:
 #: What ``_Seen`` reads of one row: for a run of the goal's colour, its lowest and highest numbers, the numbers it
 #: holds and whether the joker is one of its tiles; for any other row, whether it is a full group of the goal's
 #: number without its twin, and the numbers of its tiles of the goal's colour with what bringing each costs; then
-#: whether the row holds the twin; last, what letting the joker go from the row costs first (2: a pair into its
-#: group of three; 1: an action on its run of three of another colour; 0: nothing, or no joker).
-_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool, int]
+#: whether the row holds the twin; then what letting the joker go from the row costs first (2: a pair into its
+#: group of three; 1: an action on its run of three of another colour; 0: nothing, or no joker); last, for a group
+#: of four holding the joker and a tile of the goal's colour, that tile's number (0: none).
+_RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool, int, int]
 
 
 #: The facts of a row the count does not read.
-_NOTHING: _RowFacts = (None, frozenset(), False, (), False, 0)
+_NOTHING: _RowFacts = (None, frozenset(), False, (), False, 0, 0)
 
 #: The cost of a copy held in a group of three whose fourth tile is on no row: no cost at all without a joker,
 #: and with one, the joker may be that fourth tile (a pair, as for any fourth tile) or stand for the number.
@@ -348,11 +387,12 @@ class _Seen:
         self.spare: dict[int, list[int]] = {}
         self.placed = self.open_group = False
         self.stuck = 0  # what letting the joker go costs first
+        self.shared = 0  # the number of a tile of the goal's colour in the joker's group of four
         self.twin_run: tuple[int, int] | None = None
         facts = bound.facts
         for k in rows:
-            ends, numbers, flag, copies, twin, stuck = facts(k)
-            self.stuck = max(self.stuck, stuck)
+            ends, numbers, flag, copies, twin, stuck, shared = facts(k)
+            self.stuck, self.shared = max(self.stuck, stuck), max(self.shared, shared)
             if ends is not None:
                 self.runs.append(ends)
                 if twin:
@@ -367,6 +407,14 @@ class _Seen:
                 self.spare.setdefault(m, []).append(cost)
         for found in self.spare.values():
             found.sort()
+
+
+def _bumped(copies: Sequence[int]) -> int:
+    """The cheapest of ``copies`` (the costs of a number's copies, one of them 2: the copy in the joker's group of
+    four) once that copy costs 4."""
+    others = list(copies)
+    others.remove(2)
+    return min([4, *others])
 
 
 def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, stuck: int = 0) -> int:
