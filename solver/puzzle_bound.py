@@ -193,9 +193,7 @@ class Bound:
             best = min(best, 2)
         return INFINITE if best >= INFINITE else 1 + best
 
-    def _joker_used(
-        self, seen: _Seen, costs: list[int], near: list[int]
-    ) -> tuple[list[int], list[int]] | None:
+    def _joker_used(self, seen: _Seen, costs: list[int], near: list[int]) -> tuple[list[int], list[int]] | None:
         """``costs`` and ``near`` once the joker has left its group of four, where that group holds a copy of the
         goal's colour the count may bring at 2 (None if not): then the copy leaves after a pair into the group (a
         second tile leaving a group needs a second PUT into it), so it costs 4, or another copy what it costs."""
@@ -224,7 +222,8 @@ class Bound:
         number the joker stands for from ``q - 2`` up: it stops standing for it only once the two numbers above it
         are tiles, ``q`` among them; so standing for ``q`` instead costs less and leaves the joker's other numbers
         as free, and the copy counts as no way at all (``costs``). Otherwise the copy counts a pair into the group
-        and one out (``near``)."""
+        and one out (``near``). With ``used`` (see ``_joker_used``), the joker is either left where it is, every
+        number brought, or stands for numbers at the costs ``used`` gives."""
         first, last = min(low, window[0]), max(high, window[1])
         passing = high < window[0] or low > window[1]
         if used is not None:  # the joker left alone, or used at the costs it leaves

@@ -32,8 +32,8 @@ go, the goal could have gone instead, sooner). A TAKE whose tile goes back
 where it came from is no step, nor one of a tile from the row the step before
 just put it in, nor one from the run the step before just joined that leaves
 what one pair from the two runs would (those tables are nearer the step's
-parent). The cycle collector
-is off while the search runs (it makes no cycles).
+parent). The cycle collector is off while the search runs (it makes no
+cycles).
 
 Then the rules choose among all shortest answers: every table on one keeps
 all its parents, rule 2 is applied to those tables, and the answers left
