@@ -187,7 +187,12 @@ class Bound:
             else:
                 spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
-            beside = self._beside_twin(seen, window, costs) if not window[0] <= n <= window[1] else 0
+            if not window[0] <= n <= window[1]:
+                beside = self._beside_twin(seen, window, costs)
+            elif (below, above) in _JOKER_WINDOWS:
+                beside = min(self._beside_twin(seen, window, costs, joker_at_n=True), self._twin_split(seen))
+            else:  # the goal's PUT splits the twin's run
+                beside = 0
             best = min(best, max(between, beside))
         if seen.open_group:
             best = min(best, 2)
@@ -235,7 +240,7 @@ class Bound:
             found = _with_joker(near[first : last + 1], window[0] - first, window[1] - first, seen.placed, seen.stuck)
         return found if used is None else min(alone, found)
 
-    def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int]) -> int:
+    def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int], joker_at_n: bool = False) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
         ``window`` and not the twin) need at the end: tiles of the colour, each copy no run of the colour holds
         now brought by a pair of its own (and a pair into its group first if that group cannot let it go now);
@@ -246,7 +251,10 @@ class Bound:
         tiles are others.
 
         With a joker on the table, the joker may be one of those tiles at the end: then that copy costs nothing,
-        and the joker a pair of its own unless it lies in a run of the colour now."""
+        and the joker a pair of its own unless it lies in a run of the colour now. With ``joker_at_n``, the joker
+        stands for the goal's number in the goal's run (one of the ways a window of ``_JOKER_WINDOWS`` is made;
+        ``_twin_split`` is the other), which holds tiles of the window's other numbers, and is not the twin's run
+        (that run holds the twin there)."""
         n = number_of(self.goal)
         in_runs, spare = seen.in_runs, seen.spare
         if not in_runs.get(n):
@@ -256,7 +264,7 @@ class Bound:
         for low in (n - 2, n - 1, n):
             if low < 1 or low + 2 > self.limits.numbers:
                 continue
-            need = [*range(window[0], window[1] + 1), *range(low, low + 3)]
+            need = [*(m for m in range(window[0], window[1] + 1) if m != n), *range(low, low + 3)]
             copies_cost: list[int] = []  # what each copy needed costs
             copies_used: list[int] = []  # the same once the joker has left its group (see ``_joker_used``)
             for m in set(need):
@@ -264,12 +272,14 @@ class Bound:
                 if extra > 0:
                     copies = [(no_fourth if c == _NO_FOURTH else c) for c in spare.get(m, [])]
                     copies_cost += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
-                    if m == seen.shared:
+                    if m == seen.shared:  # (the joker in a run at the end: see ``_joker_used``)
                         copies.remove(2)
-                        copies.append(4)
+                        copies.append(INFINITE if seen.alone else 4)
                     copies_used += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
             total = sum(copies_cost) if INFINITE not in copies_cost else INFINITE
-            if self.jokers and copies_used:
+            if joker_at_n:
+                total = sum(copies_used) + (0 if seen.placed else 2 + seen.stuck)
+            elif self.jokers and copies_used:
                 copies_used.sort()
                 rest = copies_used[:-1]
                 if INFINITE not in rest:
@@ -280,6 +290,27 @@ class Bound:
                 total += min((sum(costs[m] for m in span if m not in kept) for span in spans), default=INFINITE)
             best = min(best, total)
         return best
+
+    def _twin_split(self, seen: _Seen) -> int:
+        """With a joker on the table and the twin in a run, the other way a window of ``_JOKER_WINDOWS`` is made:
+        the goal's PUT splits the twin's run, the joker one of its tiles (the goal a second copy of the twin's
+        number, each half three tiles or more): the run holds, beside the twin and the joker, one of the two
+        numbers below the goal's and the two above, or the two below and one of the two above. Each of those three
+        no run of the colour holds now costs what its cheapest copy costs (the joker used: see ``_joker_used``),
+        and the joker a pair unless it lies in a run of the colour now."""
+        n, numbers = number_of(self.goal), self.limits.numbers
+        triples = [(m, n + 1, n + 2) for m in (n - 2, n - 1)] + [(n - 2, n - 1, m) for m in (n + 1, n + 2)]
+        best = INFINITE
+        for triple in triples:
+            if triple[0] < 1 or triple[-1] > numbers:
+                continue
+            total = 0
+            for m in triple:
+                if m not in seen.held:
+                    copies = [(4 if c == _NO_FOURTH else c) for c in seen.spare.get(m, [INFINITE])]
+                    total += _bumped(copies, seen.alone) if m == seen.shared else min(copies)
+            best = min(best, total)
+        return best + (0 if seen.placed else 2 + seen.stuck)
 
     def _passed(self, seen: _Seen, window: tuple[int, int]) -> list[range]:
         """The numbers the goal's run (holding ``window``, not the twin) passed on its way from each run of the
@@ -317,22 +348,28 @@ class Bound:
                     stuck = 2 if table.number[k] >= 0 else 1
                 elif JOKER_CODE in row and table.number[k] >= 0 and copies:
                     shared = table.number[k]  # a group of four: the joker and its copy cannot both leave it
+                    if not self._fourth_on_table(k):
+                        shared = -shared  # (nor can the copy, but with the joker back in, to stay there)
                 found = (None, frozenset(), full, copies, goal in row, stuck, shared)
                 if not (full or copies or stuck):
                     found = _NOTHING
             self._facts[k] = found
         return found
 
+    def _fourth_on_table(self, k: int) -> bool:
+        """Whether some row holds a tile of group ``k``'s number in a colour the group lacks (jokers aside)."""
+        row, number = self.table.rows[k], self.table.number[k]
+        colours = [code(number, c) for c in range(self.limits.colours)]
+        return any(t in self.present for t in colours if t not in row)
+
     def _stuck_copy(self, k: int) -> int:
         """What bringing a tile of the goal's colour out of group ``k`` costs when the group cannot let it go now: a
         pair into the group first (4 in all), or ``_NO_FOURTH`` when the group (three tiles, no joker) lacks one
         colour and neither copy of that tile is on the table: then only the joker can be its fourth tile."""
-        row, limits = self.table.rows[k], self.limits
-        if JOKER_CODE in row or len(row) != limits.colours - 1:
+        row = self.table.rows[k]
+        if JOKER_CODE in row or len(row) != self.limits.colours - 1:
             return 4
-        number = self.table.number[k]
-        missing = [code(number, c) for c in range(limits.colours) if code(number, c) not in row]
-        return 4 if any(t in self.present for t in missing) else _NO_FOURTH
+        return 4 if self._fourth_on_table(k) else _NO_FOURTH
 
     def ends(self, k: int) -> tuple[int, int]:
         """Run ``k``'s lowest and highest numbers (its jokers aside)."""
@@ -387,11 +424,14 @@ class _Seen:
         self.placed = self.open_group = False
         self.stuck = 0  # what letting the joker go costs first
         self.shared = 0  # the number of a tile of the goal's colour in the joker's group of four
+        self.alone = False  # whether no row holds a tile that group lacks: then only the joker lets that tile go
         self.twin_run: tuple[int, int] | None = None
         facts = bound.facts
         for k in rows:
             ends, numbers, flag, copies, twin, stuck, shared = facts(k)
-            self.stuck, self.shared = max(self.stuck, stuck), max(self.shared, shared)
+            self.stuck = max(self.stuck, stuck)
+            if shared:
+                self.shared, self.alone = abs(shared), shared < 0
             if ends is not None:
                 self.runs.append(ends)
                 if twin:
@@ -408,12 +448,12 @@ class _Seen:
             found.sort()
 
 
-def _bumped(copies: Sequence[int]) -> int:
+def _bumped(copies: Sequence[int], alone: bool = False) -> int:
     """The cheapest of ``copies`` (the costs of a number's copies, one of them 2: the copy in the joker's group of
-    four) once that copy costs 4."""
+    four) once that copy costs 4, or no way at all with ``alone`` (see ``_joker_used``)."""
     others = list(copies)
     others.remove(2)
-    return min([4, *others])
+    return min([INFINITE if alone else 4, *others])
 
 
 def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, stuck: int = 0) -> int:
