@@ -31,6 +31,11 @@ that hold in every shortest answer:
   on that run: counted once when the joker stands for numbers. From a group
   of four, the joker and the group's tile of the goal's colour both leave
   only after a pair puts another tile in: that tile then costs two pairs.
+- Where the goal's run spans the goal's number before its PUT (the joker
+  one of its tiles) and the twin lies in a run, either the joker stands for
+  that number in a run other than the twin's, or the goal's PUT splits the
+  twin's run (``Bound._twin_split``): tiles beside the twin are needed
+  either way.
 
 An earlier bound also worked out, as a least fixed point, what each tile
 waits for before it can move. It was stronger on some tables, but it cost
