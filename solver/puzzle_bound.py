@@ -47,6 +47,7 @@ ten times as much to work out, and the search was faster on every case of
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
 from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, colour_of, number_of
 
@@ -151,7 +152,7 @@ class Bound:
         more, once: nothing but a PUT into that group lets it go (a PUT or a COMBINE on that run), and such a PUT
         is none of those counted above (a second tile leaving a group needs a second PUT into it). For the same
         reason, where the joker lies in a group of four with a tile of the goal's colour, that tile costs a pair
-        more once the joker stands for numbers (``_joker_used``).
+        more once the joker stands for numbers (``_prices``).
 
         With two jokers or more, rows of one tile and two jokers may turn from groups into runs, and nothing is
         said.
@@ -176,19 +177,17 @@ class Bound:
         costs = [0 if m in seen.held else min(seen.spare.get(m, (INFINITE,))) for m in range(numbers + 1)]
         if n not in seen.held:
             costs[n] = INFINITE
-        near = costs
+        prices = self._prices(seen, costs) if self.jokers else None
         if _NO_FOURTH in costs:
-            near = [4 if c == _NO_FOURTH else c for c in costs]  # (the joker that fourth tile: see ``_joker_span``)
             costs = [INFINITE if c == _NO_FOURTH else c for c in costs]
-        used = self._joker_used(seen, costs, near)
         windows = (*_WINDOWS, *_JOKER_WINDOWS) if self.jokers else _WINDOWS
         best = INFINITE
         for below, above in windows:
             window = (n + below, n + above)
             if window[0] < 1 or window[1] > numbers:
                 continue
-            if self.jokers:
-                between = min(self._joker_span(costs, near, used, low, high, window, seen) for low, high in seen.runs)
+            if prices is not None:
+                between = min(_joker_span(prices, low, high, window, seen) for low, high in seen.runs)
             else:
                 spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
@@ -203,47 +202,27 @@ class Bound:
             best = min(best, 2)
         return INFINITE if best >= INFINITE else 1 + best
 
-    def _joker_used(self, seen: _Seen, costs: list[int], near: list[int]) -> tuple[list[int], list[int]] | None:
-        """``costs`` and ``near`` once the joker has left its group of four, where that group holds a copy of the
-        goal's colour the count may bring at 2 (None if not): then the copy leaves after a pair into the group (a
-        second tile leaving a group needs a second PUT into it), so it costs 4, or another copy what it costs."""
+    def _prices(self, seen: _Seen, costs: list[int]) -> _Prices:
+        """What each number costs with a joker on the table, by where the joker is at the end (see ``_Prices``).
+
+        A copy in a group of three whose fourth tile is on no row (``_NO_FOURTH``) leaves it only once the joker is
+        put into the group, and the joker stays there unless another copy of that tile comes in instead: where the
+        joker ends in a run, that copy counts as no way at all (another copy costs what it costs: the way through
+        the joker brings one too); where it may end in the group, a pair into the group and one out.
+
+        Where the joker lies in a group of four with a copy the count may bring at 2 (``_Seen.shared``), the joker
+        and that copy leave it both only after a pair into the group (a second tile leaving a group needs a second
+        PUT into it): once the joker is used that copy costs 4 (or another copy what it costs), and where the
+        joker ends in a run and no row holds the tile the group lacks, no way at all (as above)."""
+        held = [INFINITE if c == _NO_FOURTH else c for c in costs]
+        kept = [4 if c == _NO_FOURTH else c for c in costs]
+        used, used_kept, ending = held, kept, held
         g = seen.shared
-        if not g or g in seen.held or g == number_of(self.goal):
-            return None
-        used, used_near = list(costs), list(near)
-        used[g] = used_near[g] = _bumped(seen.spare[g])
-        return used, used_near
-
-    @staticmethod
-    def _joker_span(
-        costs: Sequence[int],
-        near: Sequence[int],
-        used: tuple[list[int], list[int]] | None,
-        low: int,
-        high: int,
-        window: tuple[int, int],
-        seen: _Seen,
-    ) -> int:
-        """What the numbers from the run ``low``-``high`` to the goal's window cost with a joker on the table; the
-        goal's run passes them one way when the window lies all above the run or all below it.
-
-        A copy in a group of three whose fourth tile is on no row (``_NO_FOURTH``) is let go only when the joker is
-        put into the group. When the goal's run passes its number ``q`` (say upward), that comes too late for any
-        number the joker stands for from ``q - 2`` up: it stops standing for it only once the two numbers above it
-        are tiles, ``q`` among them; so standing for ``q`` instead costs less and leaves the joker's other numbers
-        as free, and the copy counts as no way at all (``costs``). Otherwise the copy counts a pair into the group
-        and one out (``near``). With ``used`` (see ``_joker_used``), the joker is either left where it is, every
-        number brought, or stands for numbers at the costs ``used`` gives."""
-        first, last = min(low, window[0]), max(high, window[1])
-        passing = high < window[0] or low > window[1]
-        if used is not None:  # the joker left alone, or used at the costs it leaves
-            alone = sum((costs if passing else near)[first : last + 1])
-            costs, near = used
-        if passing:
-            found = _passing_with_joker(costs[first : last + 1], seen.placed, seen.stuck)
-        else:
-            found = _with_joker(near[first : last + 1], window[0] - first, window[1] - first, seen.placed, seen.stuck)
-        return found if used is None else min(alone, found)
+        if g and g not in seen.held and g != number_of(self.goal):
+            used, used_kept, ending = list(held), list(kept), list(held)
+            used[g] = used_kept[g] = _bumped(seen.spare[g])
+            ending[g] = _bumped(seen.spare[g], alone=seen.alone)
+        return _Prices(held, kept, used, used_kept, ending)
 
     def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int], joker_at_n: bool = False) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
@@ -271,13 +250,15 @@ class Bound:
                 continue
             need = [*(m for m in range(window[0], window[1] + 1) if m != n), *range(low, low + 3)]
             copies_cost: list[int] = []  # what each copy needed costs
-            copies_used: list[int] = []  # the same once the joker has left its group (see ``_joker_used``)
+            copies_used: list[int] = []  # the same once the joker has left its group (see ``_prices``)
             for m in set(need):
                 extra = need.count(m) - in_runs.get(m, 0)
                 if extra > 0:
                     copies = [(no_fourth if c == _NO_FOURTH else c) for c in spare.get(m, [])]
                     copies_cost += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
-                    if m == seen.shared:  # (the joker in a run at the end: see ``_joker_used``)
+                    # the joker in a run at the end (see ``_prices``)
+                    copies = [(INFINITE if c == _NO_FOURTH else c) for c in spare.get(m, [])]
+                    if m == seen.shared:
                         copies.remove(2)
                         copies.append(INFINITE if seen.alone else 4)
                     copies_used += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
@@ -301,7 +282,7 @@ class Bound:
         the goal's PUT splits the twin's run, the joker one of its tiles (the goal a second copy of the twin's
         number, each half three tiles or more): the run holds, beside the twin and the joker, one of the two
         numbers below the goal's and the two above, or the two below and one of the two above. Each of those three
-        no run of the colour holds now costs what its cheapest copy costs (the joker used: see ``_joker_used``),
+        no run of the colour holds now costs what its cheapest copy costs (the joker used: see ``_prices``),
         and the joker a pair unless it lies in a run of the colour now."""
         n, numbers = number_of(self.goal), self.limits.numbers
         triples = [(m, n + 1, n + 2) for m in (n - 2, n - 1)] + [(n - 2, n - 1, m) for m in (n + 1, n + 2)]
@@ -312,7 +293,7 @@ class Bound:
             total = 0
             for m in triple:
                 if m not in seen.held:
-                    copies = [(4 if c == _NO_FOURTH else c) for c in seen.spare.get(m, [INFINITE])]
+                    copies = [(INFINITE if c == _NO_FOURTH else c) for c in seen.spare.get(m, [INFINITE])]
                     total += _bumped(copies, seen.alone) if m == seen.shared else min(copies)
             best = min(best, total)
         return best + (0 if seen.placed else 2 + seen.stuck)
@@ -406,6 +387,19 @@ class Bound:
 _RowFacts = tuple[tuple[int, int] | None, frozenset[int], bool, tuple[tuple[int, int], ...], bool, int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class _Prices:
+    """What each number costs with a joker on the table (see ``Bound._prices``): with the joker left where it is,
+    where the goal's run passes the numbers (``held``) and otherwise (``kept``); with the joker used, the same
+    (``used``, ``used_kept``); and with the joker ending in a run (``ending``)."""
+
+    held: list[int]
+    kept: list[int]
+    used: list[int]
+    used_kept: list[int]
+    ending: list[int]
+
+
 #: The facts of a row the count does not read.
 _NOTHING: _RowFacts = (None, frozenset(), False, (), False, 0, 0)
 
@@ -453,22 +447,44 @@ class _Seen:
             found.sort()
 
 
+def _joker_span(prices: _Prices, low: int, high: int, window: tuple[int, int], seen: _Seen) -> int:
+    """What the numbers from the run ``low``-``high`` to the goal's window cost with a joker on the table: the
+    joker left where it is (every number brought), or used. Where the window lies all above the run or all below
+    it, the goal's run passes the numbers between (``_passing_with_joker``), and a copy only the joker can let go
+    (``_NO_FOURTH``) at ``q`` counts as no way at all: that comes too late for any number the joker stands for from
+    ``q - 2`` up (it stops standing for it only once the two numbers above it are tiles, ``q`` among them), so
+    standing for ``q`` instead costs less and leaves its other numbers as free. Otherwise (``_with_joker``), the
+    joker standing for a number of the window ends in the goal's run, and elsewhere it may end anywhere."""
+    first, last = min(low, window[0]), max(high, window[1])
+    if high < window[0] or low > window[1]:
+        left = sum(prices.held[first : last + 1])
+        return min(left, _passing_with_joker(prices.used[first : last + 1], seen.placed, seen.stuck))
+    left = sum(prices.kept[first : last + 1])
+    at, to = window[0] - first, window[1] - first
+    outside = _with_joker(prices.used_kept[first : last + 1], at, to, seen.placed, seen.stuck, in_window=False)
+    inside = _with_joker(prices.ending[first : last + 1], at, to, seen.placed, seen.stuck)
+    return min(left, outside, inside)
+
+
 def _bumped(copies: Sequence[int], alone: bool = False) -> int:
     """The cheapest of ``copies`` (the costs of a number's copies, one of them 2: the copy in the joker's group of
-    four) once that copy costs 4, or no way at all with ``alone`` (see ``_joker_used``)."""
+    four) once that copy costs 4, or no way at all with ``alone`` (see ``_prices``)."""
     others = list(copies)
     others.remove(2)
     return min([INFINITE if alone else 4, *others])
 
 
-def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, stuck: int = 0) -> int:
+def _with_joker(
+    costs: Sequence[int], first: int, last: int, placed: bool, stuck: int = 0, in_window: bool = True
+) -> int:
     """What bringing a stretch of numbers costs (``costs``, number by number; 0: held) when the joker may stand for
     some: each number it stands for costs a pair instead, one of them nothing if the joker lies in a run of the
     colour now (``placed``); no two of them side by side, and one at most from ``first`` to ``last`` (the places in
     the stretch of the goal's window: the run before the goal's PUT holds the joker once; see ``Bound.counted``).
 
     The joker is best put where bringing the tile costs most: the most it saves is worked out number by number
-    (the heaviest set of a path's nodes no two of them neighbours), with and without a number of the window."""
+    (the heaviest set of a path's nodes no two of them neighbours), with and without a number of the window
+    (without, only, when not ``in_window``)."""
     total = 0
     # the most saved up to this number and up to the one before it, without a number of the window and with one
     saved = before = 0
@@ -487,7 +503,7 @@ def _with_joker(costs: Sequence[int], first: int, last: int, placed: bool, stuck
             saved_in, before_in = max(saved_in, before_in + gain), saved_in
     if not total:
         return 0
-    return total - max(0, max(saved, saved_in) - stuck) - (2 if placed else 0)
+    return total - max(0, (max(saved, saved_in) if in_window else saved) - stuck) - (2 if placed else 0)
 
 
 def _passing_with_joker(costs: Sequence[int], placed: bool, stuck: int = 0) -> int:
