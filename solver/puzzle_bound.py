@@ -182,6 +182,7 @@ class Bound:
             costs = [INFINITE if c == _NO_FOURTH else c for c in costs]
         windows = (*_WINDOWS, *_JOKER_WINDOWS) if self.jokers else _WINDOWS
         best = INFINITE
+        split = -1  # what ``_twin_split`` says, once asked
         for below, above in windows:
             window = (n + below, n + above)
             if window[0] < 1 or window[1] > numbers:
@@ -194,7 +195,10 @@ class Bound:
             if not window[0] <= n <= window[1]:
                 beside = self._beside_twin(seen, window, costs)
             elif (below, above) in _JOKER_WINDOWS:
-                beside = min(self._beside_twin(seen, window, costs, joker_at_n=True), self._twin_split(seen))
+                beside = self._beside_twin(seen, window, costs, joker_at_n=True)
+                if beside:  # (0: the twin lies in no run)
+                    split = self._twin_split(seen) if split < 0 else split
+                    beside = min(beside, split)
             else:  # the goal's PUT splits the twin's run
                 beside = 0
             best = min(best, max(between, beside))
