@@ -25,7 +25,7 @@ that hold in every shortest answer:
   neither copy of that tile lies on any row (tiles only move: none ever
   comes), only the joker can be it: without a joker the group's tiles never
   move, and with one, the goal's run passing that number, the joker standing
-  for it costs less (see ``Bound._joker_span``).
+  for it costs less (see ``_joker_span``).
 - The joker in a group of three moves only after a pair puts a tile into
   that group, and in a run of three of another colour only after an action
   on that run: counted once when the joker stands for numbers. From a group
@@ -147,7 +147,7 @@ class Bound:
         (full, so the joker one of its tiles) may take the goal after one pair.
 
         A copy held in a group of three whose fourth tile lies on no row leaves it only once the joker is put into
-        the group: no way at all without a joker; with one, see ``_joker_span``. Where the joker cannot be taken now
+        the group: no way at all without a joker; with one, see ``_prices``. Where the joker cannot be taken now
         from a group of three (a run of three of another colour), standing for numbers costs a pair (an action)
         more, once: nothing but a PUT into that group lets it go (a PUT or a COMBINE on that run), and such a PUT
         is none of those counted above (a second tile leaving a group needs a second PUT into it). For the same
@@ -407,8 +407,9 @@ class _Prices:
 #: The facts of a row the count does not read.
 _NOTHING: _RowFacts = (None, frozenset(), False, (), False, 0, 0)
 
-#: The cost of a copy held in a group of three whose fourth tile is on no row: no cost at all without a joker,
-#: and with one, the joker may be that fourth tile (a pair, as for any fourth tile) or stand for the number.
+#: The cost of a copy held in a group of three whose fourth tile is on no row: no way at all without a joker, and
+#: with one, the joker may be that fourth tile (a pair, as for any fourth tile) or stand for the number (see
+#: ``Bound._prices``).
 _NO_FOURTH = 5
 
 
