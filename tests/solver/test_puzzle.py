@@ -848,6 +848,23 @@ def _needs(
     return needs, steps
 
 
+def _full_group(m: int, colour: int, others: list[int]) -> tuple[int, ...]:
+    """The group of ``m`` holding the tile of ``colour`` and one of each of ``others``."""
+    return tuple(sorted([code(m, colour), *(code(m, c) for c in others)]))
+
+
+def _short_group(rng: random.Random, m: int, colour: int, others: list[int]) -> tuple[tuple[int, ...], int]:
+    """A group of three of ``m``: the tile of ``colour`` and two of ``others``; with the colour it lacks."""
+    two = rng.sample(others, 2)
+    return _full_group(m, colour, two), next(c for c in others if c not in two)
+
+
+def _giving_run(rng: random.Random, m: int, colour: int) -> tuple[int, ...]:
+    """A run of four of ``colour`` that can give its tile of ``m`` (at one of its ends)."""
+    first = m if m + 3 <= 13 and rng.random() < 0.5 else max(1, m - 3)
+    return tuple(code(n, colour) for n in range(first, first + 4))
+
+
 def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     """A goal above a run of its colour, the tiles between them in groups of three or four (each group of three with,
     most times, a run that can give it its fourth colour) and a few runs of other colours: chains of pairs through
@@ -861,11 +878,10 @@ def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     beside = seed % 3 == 0
     for n in range(low + 1 if beside else low + 3, top):
         others = rng.sample([c for c in range(4) if c != colour], rng.choice([2, 2, 3]))
-        rows.append(tuple(sorted([code(n, colour), *(code(n, c) for c in others)])))
+        rows.append(_full_group(n, colour, others))
         missing = [c for c in range(4) if c != colour and c not in others]
         if missing and rng.random() < 0.8:
-            first = n if n + 3 <= 13 and rng.random() < 0.5 else max(1, n - 3)
-            rows.append(tuple(code(m, missing[0]) for m in range(first, first + 4)))
+            rows.append(_giving_run(rng, n, missing[0]))
     for _ in range(rng.randint(1, 3)):
         c, first = rng.choice([c for c in range(4) if c != colour]), rng.randint(1, 11)
         rows.append(tuple(code(n, c) for n in range(first, min(14, first + rng.randint(3, 4)))))
@@ -920,13 +936,10 @@ def _passing_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
         if chance < 0.4:
             continue
         if chance < 0.7:
-            rows.append(tuple(sorted([code(m, colour), *(code(m, c) for c in others)])))
+            rows.append(_full_group(m, colour, others))
             continue
-        two = rng.sample(others, 2)
-        rows.append(tuple(sorted([code(m, colour), *(code(m, c) for c in two)])))
-        missing = next(c for c in others if c not in two)
-        first = m if m + 3 <= 13 and rng.random() < 0.5 else max(1, m - 3)
-        rows.append(tuple(code(n, missing) for n in range(first, first + 4)))
+        group, missing = _short_group(rng, m, colour, others)
+        rows += [group, _giving_run(rng, m, missing)]
     if rng.random() < 0.5:
         number = rng.choice([n for n in range(1, 14) if not low <= n <= top])
         rows.append(tuple(sorted([*(code(number, c) for c in others), JOKER_CODE])))
@@ -958,16 +971,14 @@ def _no_fourth_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
         if m != alone and chance < 0.1:
             continue
         if m != alone and chance < 0.4:
-            rows.append(tuple(sorted([code(m, colour), *(code(m, c) for c in others)])))
+            rows.append(_full_group(m, colour, others))
             continue
-        two = rng.sample(others, 2)
-        rows.append(tuple(sorted([code(m, colour), *(code(m, c) for c in two)])))
-        missing = next(c for c in others if c not in two)
+        group, missing = _short_group(rng, m, colour, others)
+        rows.append(group)
         if m == alone:
             kept_out.add(code(m, missing))
         else:
-            first = m if m + 3 <= 13 and rng.random() < 0.5 else max(1, m - 3)
-            rows.append(tuple(code(n, missing) for n in range(first, first + 4)))
+            rows.append(_giving_run(rng, m, missing))
     joker = seed % 4
     if joker == 1:
         rows[0] = (*rows[0], JOKER_CODE)
@@ -1002,13 +1013,10 @@ def _twin_and_joker_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
         if chance < 0.3:
             continue
         if chance < 0.6:
-            rows.append(tuple(sorted([code(m, colour), *(code(m, c) for c in others)])))
+            rows.append(_full_group(m, colour, others))
             continue
-        two = rng.sample(others, 2)
-        rows.append(tuple(sorted([code(m, colour), *(code(m, c) for c in two)])))
-        missing = next(c for c in others if c not in two)
-        first = m if m + 3 <= 13 and rng.random() < 0.5 else max(1, m - 3)
-        rows.append(tuple(code(k, missing) for k in range(first, first + 4)))
+        group, missing = _short_group(rng, m, colour, others)
+        rows += [group, _giving_run(rng, m, missing)]
     if rng.random() < 0.5:
         number = rng.choice([m for m in range(1, 14) if abs(m - n) > 3])
         rows.append(tuple(sorted([*(code(number, c) for c in others), JOKER_CODE])))
