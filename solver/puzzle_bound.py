@@ -36,6 +36,13 @@ that hold in every shortest answer:
   that number in a run other than the twin's, or the goal's PUT splits the
   twin's run (``Bound._twin_split``): tiles beside the twin are needed
   either way.
+- Where the goal's run is not the twin's but comes from it, the run it
+  split off spanned the numbers of one of ``_SPLITS``, each a tile but one
+  at most (the joker, which stands for the number no tile of the colour on
+  the table has, if there is one): the tiles there that neither run holds
+  at the end must come too (``Bound._joker_passing``). The joker moves along
+  a run's end with no action of its own, so it may stand for one of them
+  and for a copy at the end with one pair.
 
 An earlier bound also worked out, as a least fixed point, what each tile
 waits for before it can move. It was stronger on some tables, but it cost
@@ -78,6 +85,8 @@ class Bound:
         self.table, self.goal, self.limits = table, goal, limits
         self.jokers = sum(1 for t in tiles if t == JOKER_CODE)
         self.present = frozenset(tiles)
+        #: the numbers no tile of the goal's colour on the table has (only the joker can stand for them)
+        self.absent = frozenset(m for m in range(1, limits.numbers + 1) if code(m, colour_of(goal)) not in self.present)
         self._numbers: dict[int, frozenset[int]] = {}
         self._takeable: dict[int, frozenset[int]] = {}
         self._ends: dict[int, tuple[int, int]] = {}
@@ -193,9 +202,9 @@ class Bound:
                 spans = {(min(low, window[0]), max(high, window[1])) for low, high in seen.runs}
                 between = min(sum(costs[low : high + 1]) for low, high in spans)
             if not window[0] <= n <= window[1]:
-                beside = self._beside_twin(seen, window, costs)
+                beside = self._beside_twin(seen, window, costs, prices)
             elif (below, above) in _JOKER_WINDOWS:
-                beside = self._beside_twin(seen, window, costs, joker_at_n=True)
+                beside = self._beside_twin(seen, window, costs, prices, joker_at_n=True)
                 if beside:  # (0: the twin lies in no run)
                     split = self._twin_split(seen) if split < 0 else split
                     beside = min(beside, split)
@@ -228,26 +237,36 @@ class Bound:
             ending[g] = _bumped(seen.spare[g], alone=seen.alone)
         return _Prices(held, kept, used, used_kept, ending)
 
-    def _beside_twin(self, seen: _Seen, window: tuple[int, int], costs: Sequence[int], joker_at_n: bool = False) -> int:
+    def _beside_twin(
+        self,
+        seen: _Seen,
+        window: tuple[int, int],
+        costs: Sequence[int],
+        prices: _Prices | None,
+        joker_at_n: bool = False,
+    ) -> int:
         """When the goal's twin lies in a run of its colour, what that run and the goal's (another run, as it holds
         ``window`` and not the twin) need at the end: tiles of the colour, each copy no run of the colour holds
         now brought by a pair of its own (and a pair into its group first if that group cannot let it go now);
         0 if the twin lies in no run. The twin never moves, so its row stays a run of three or more around it.
 
-        Without a joker, the numbers the goal's run passed on its way from a run on the table now (``_passed``)
-        that those two runs do not hold at the end each cost what bringing them costs (``costs``) too: their
-        tiles are others.
+        The numbers the goal's run passed on its way from a run on the table now (``_passed``) that those two runs
+        do not hold at the end each cost what bringing them costs too: their tiles are others.
 
         With a joker on the table, the joker may be one of those tiles at the end: then that copy costs nothing,
         and the joker a pair of its own unless it lies in a run of the colour now. With ``joker_at_n``, the joker
         stands for the goal's number in the goal's run (one of the ways a window of ``_JOKER_WINDOWS`` is made;
         ``_twin_split`` is the other), which holds tiles of the window's other numbers, and is not the twin's run
-        (that run holds the twin there)."""
+        (that run holds the twin there). It may also stand for numbers passed on the way, a pair each
+        (``_joker_passing``)."""
         n = number_of(self.goal)
         in_runs, spare = seen.in_runs, seen.spare
         if not in_runs.get(n):
             return 0
         no_fourth = 4 if self.jokers else INFINITE  # (the joker may be a group's fourth tile)
+        spans = self._passed(seen, window)
+        # what a passed number costs: a copy only the joker can let go, a pair into its group and one out
+        passing = costs if prices is None else prices.kept
         best = INFINITE
         for low in (n - 2, n - 1, n):
             if low < 1 or low + 2 > self.limits.numbers:
@@ -266,20 +285,39 @@ class Bound:
                         copies.remove(2)
                         copies.append(INFINITE if seen.alone else 4)
                     copies_used += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
-            total = sum(copies_cost) if INFINITE not in copies_cost else INFINITE
-            if joker_at_n:
-                total = sum(copies_used) + (0 if seen.placed else 2 + seen.stuck)
-            elif self.jokers and copies_used:
-                copies_used.sort()
-                rest = copies_used[:-1]
-                if INFINITE not in rest:
-                    total = min(total, sum(rest) + (0 if seen.placed else 2 + seen.stuck))
-            elif not self.jokers and total < INFINITE:
-                kept = set(need)
-                spans = self._passed(seen, window)
-                total += min((sum(costs[m] for m in span if m not in kept) for span in spans), default=INFINITE)
+            kept = set(need)
+            passed = [([passing[m] for m in span if m not in kept], split) for span, split in spans]
+            # the joker standing for no number of the colour: every copy and every passed number a tile
+            total = INFINITE
+            if INFINITE not in copies_cost and not joker_at_n:
+                total = sum(copies_cost) + min((sum(p) for p, _ in passed), default=INFINITE)
+            if self.jokers:
+                # the joker at the end: at ``n`` (``joker_at_n``), or standing for the dearest copy
+                used = sum(copies_used) - (0 if joker_at_n else max(copies_used, default=0))
+                left = [self._joker_passing(span, split, kept, passing) for span, split in spans]
+                used += min(left, default=INFINITE)
+                total = min(total, used if seen.placed else used + 2 + seen.stuck)
             best = min(best, total)
         return best
+
+    def _joker_passing(self, span: range, split: range | None, kept: Collection[int], passing: Sequence[int]) -> int:
+        """What the numbers the goal's run passed (those of ``span`` not ``kept``: see ``_passed``) cost at least with
+        the joker used.
+
+        The joker may stand for several of them with its one pair: it moves along a run's end as tiles come in at
+        the other, with no action of its own. So from a run other than the twin's, nothing is said; from the twin's
+        run, only the run that split into the twin's half and the goal's run's first row counts: it spanned
+        ``split``, the joker one of its tiles at most, so all but one of the numbers there are tiles (and the
+        joker stands for the one no tile of the colour on the table has, if there is one: two such, no way)."""
+        if split is None:
+            return 0
+        absent = [m for m in split if m in self.absent]
+        if len(absent) > 1:
+            return INFINITE
+        passed = [passing[m] for m in split if m not in kept]
+        if absent:
+            return sum(passed) - (passing[absent[0]] if absent[0] not in kept else 0)
+        return sum(passed) - max(passed, default=0)
 
     def _twin_split(self, seen: _Seen) -> int:
         """With a joker on the table and the twin in a run, the other way a window of ``_JOKER_WINDOWS`` is made:
@@ -302,20 +340,22 @@ class Bound:
             best = min(best, total)
         return best + (0 if seen.placed else 2 + seen.stuck)
 
-    def _passed(self, seen: _Seen, window: tuple[int, int]) -> list[range]:
+    def _passed(self, seen: _Seen, window: tuple[int, int]) -> list[tuple[range, range | None]]:
         """The numbers the goal's run (holding ``window``, not the twin) passed on its way from each run of the
-        colour on the table now, without a joker: those between that run and the window; from the twin's run, the
-        numbers of the run its way split from the twin's, at least one of ``_SPLITS`` around the goal's number (the
-        twin's half and the other each three tiles or more, a PUT of a second copy or a TAKE between them)."""
+        colour on the table now: those between that run and the window; from the twin's run, the numbers of the run
+        its way split from the twin's, at least one of ``_SPLITS`` around the goal's number (the twin's half and the
+        other each three tiles or more, a PUT of a second copy or a TAKE between them), and those on to the window.
+        Each with that split's numbers (None: from another run)."""
         n, numbers = number_of(self.goal), self.limits.numbers
-        spans: list[range] = []
+        spans: list[tuple[range, range | None]] = []
         for low, high in seen.runs:
             if (low, high) != seen.twin_run:
-                spans.append(range(min(low, window[0]), max(high, window[1]) + 1))
+                spans.append((range(min(low, window[0]), max(high, window[1]) + 1), None))
                 continue
             for below, above in _SPLITS:
                 if n + below >= 1 and n + above <= numbers:
-                    spans.append(range(min(n + below, window[0]), max(n + above, window[1]) + 1))
+                    span = range(min(n + below, window[0]), max(n + above, window[1]) + 1)
+                    spans.append((span, range(n + below, n + above + 1)))
         return spans
 
     def facts(self, k: int) -> _RowFacts:
