@@ -8,6 +8,8 @@ joker makes it a run or a group.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -165,12 +167,18 @@ def layout(row: Row, limits: Limits) -> Row:
 
 _UNKNOWN: tuple[int, ...] = (-1,)
 
-#: A row's ``takes``, ``regroups`` and ``accepts`` (see ``RowTable``).
+#: A row's ``takes``, ``regroups`` and ``accepts`` (see ``RowTable``), each with what it adds to a table's
+#: signature: ``((tile, rows left, change), ...)``, ``((tile, which row, rows made, change), ...)`` and
+#: ``{tile: (rows made, change)}``.
 RowSteps = tuple[
-    tuple[tuple[int, tuple[int, ...]], ...],
-    tuple[tuple[int, int, tuple[int, ...]], ...],
-    dict[int, tuple[int, ...]],
+    tuple[tuple[int, tuple[int, ...], int], ...],
+    tuple[tuple[int, int, tuple[int, ...], int], ...],
+    dict[int, tuple[tuple[int, ...], int]],
 ]
+
+#: The bits of a row's sign: two different tables of a search share a signature about once in 2**128 / (tables
+#: met)**2 searches (a million tables: once in 10**20 searches).
+_SIGN_BITS = 128
 
 
 class RowTable:
@@ -178,6 +186,13 @@ class RowTable:
 
     Most rows of a table are the same as in the table it came from, so each
     row's moves are worked out once per search instead of once per table.
+
+    Each row also gets a *sign*, a random 128-bit number, and a table's
+    *signature* is the sum of its rows' signs: a step changes it by what
+    its rows' signs change, known before the table it leaves is built, so
+    the search looks a table up by its signature and builds only the tables
+    it has not met (most steps reach a table met before). Sums, not XOR:
+    two rows alike must not cancel.
     """
 
     def __init__(self, limits: Limits) -> None:
@@ -194,6 +209,9 @@ class RowTable:
         self._regroups: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
         #: by row: its takes, regroups and accepts, once ``steps`` was asked for them (None before)
         self.steps_of: list[RowSteps | None] = []
+        #: by row: its sign (see above); the same rows get the same signs in every search
+        self.signs: list[int] = []
+        self._random = random.Random(0)
 
     def intern(self, row: Row) -> int:
         k = self.index.get(row)
@@ -204,13 +222,26 @@ class RowTable:
             self.number.append(number_of(row[0]) if row and is_group(row, self.limits) else -1)
             self._takes.append(None)
             self.steps_of.append(None)
+            self.signs.append(self._random.getrandbits(_SIGN_BITS))
         return k
 
+    def signature(self, rows: Iterable[int]) -> int:
+        """The signature of a table of these rows (see above)."""
+        signs = self.signs
+        return sum(signs[k] for k in rows)
+
     def steps(self, k: int) -> RowSteps:
-        """What the search's steps read of row ``k``, in one: ``takes``, ``regroups`` and ``accepts``."""
+        """What the search's steps read of row ``k``, in one: ``takes``, ``regroups`` and ``accepts``, each with
+        the change to a table's signature (see ``RowSteps``)."""
         found = self.steps_of[k]
         if found is None:
-            found = self.steps_of[k] = (self.takes(k), self.regroups(k), self.accepts(k))
+            takes, regroups, accepts = self.takes(k), self.regroups(k), self.accepts(k)
+            sign, signature = self.signs[k], self.signature
+            found = self.steps_of[k] = (
+                tuple((t, result, signature(result) - sign) for t, result in takes),
+                tuple((t, r, made, signature(made) - sign) for t, r, made in regroups),
+                {t: (made, signature(made) - sign) for t, made in accepts.items()},
+            )
         return found
 
     def takes(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:

@@ -25,8 +25,11 @@ still needs (``puzzle_bound``): tables are taken least depth plus bound
 first, and the first table that takes the goal says the answer's length.
 Every table whose depth plus bound is at most that length is taken too, so
 every table on a shortest answer is, with all the parents a shortest way to
-it goes through. A TAKE and the PUT that must follow it count as two actions
-but are one step; a COMBINE is a step of one action. Tiles of the goal's
+it goes through. Tables are known by their signatures (``RowTable``): a
+step's signature is known before the table it leaves is built, and most
+steps reach a table met before, which then is never built. A TAKE and the
+PUT that must follow it count as two actions but are one step; a COMBINE is
+a step of one action. Tiles of the goal's
 kind are never moved: a shortest answer never does (wherever the twin could
 go, the goal could have gone instead, sooner). A TAKE whose tile goes back
 where it came from is no step, nor one of a tile from the row the step before
@@ -63,6 +66,7 @@ Rows = tuple[tuple[int, Row], ...]
 State = tuple[Rows, int, int]
 
 _NOTHING = -1
+_UNKNOWN = -2  # (a pair of runs not yet asked whether they join)
 
 
 class PuzzleLimitError(RummikubError):
@@ -117,23 +121,27 @@ def _length(move: Move) -> int:
     return 1 if move[0] == _COMBINE else 2
 
 
+#: A step from a table, as ``_moves`` gives it: the move, the signature of the table it leaves (see ``RowTable``),
+#: and how that table is built: the rows at two places of the table (the second -1 if only one) replaced by others.
+Step = tuple[Move, int, int, int, tuple[int, ...]]
+
+
 def _moves(
-    shape: Shape, table: RowTable, still: int | None, moved: dict[int, set[Unmade]] | None = None
-) -> Iterator[tuple[Move, Shape]]:
+    shape: Shape, signature: int, table: RowTable, still: int | None, moved: dict[int, set[Unmade]] | None = None
+) -> Iterator[Step]:
     """Every step from a table without ids (TAKE-and-PUT pairs within a row, COMBINEs, then the other pairs), with
-    the table it leaves.
+    the signature of the table it leaves (``_child`` builds that table).
 
     Rows with the same contents give the same steps, so each contents is tried once (as the row a TAKE takes from,
     and as the row a PUT puts into; a PUT may go into a second row like the one the TAKE took from). No TAKE takes
     a tile from a row that ``moved`` lists it under (row contents → tiles): see ``_just_moved``.
     """
     rows = shape
-    colour = table.colour
+    colour, signs = table.colour, table.signs
     known, steps = table.steps_of, table.steps
     runs: dict[int, list[int]] = {}  # the first row of each contents, by a run's colour
-    givers: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # tile → the rows it can be taken from
-    others: dict[int, list[int]] = {}  # the table without the row at an index
-    accepting: list[tuple[int, int, dict[int, tuple[int, ...]]]] = []  # (index, row, its accepts)
+    givers: dict[int, list[tuple[int, int, tuple[int, ...], int]]] = {}  # tile → the rows it can be taken from
+    accepting: list[tuple[int, int, dict[int, tuple[tuple[int, ...], int]]]] = []  # (index, row, its accepts)
     for i, k in enumerate(rows):
         if i and rows[i - 1] == k:
             continue
@@ -144,45 +152,60 @@ def _moves(
             accepting.append((i, k, accepts))
         if not takes:
             continue
-        without = others[i] = [*rows[:i], *rows[i + 1 :]]
         blocked = moved.get(k, ()) if moved else ()
-        for t, result in takes:
+        for t, result, change in takes:
             if t != still and t not in blocked:
                 found = givers.get(t)
                 if found is None:
-                    givers[t] = [(i, k, result)]
+                    givers[t] = [(i, k, result, change)]
                 else:
-                    found.append((i, k, result))
-        for t, r, made in regroups:  # into the row, or a half, the TAKE left
+                    found.append((i, k, result, change))
+        for t, r, made, change in regroups:  # into the row, or a half, the TAKE left
             if t != still and t not in blocked and (t, r) not in blocked:
-                child = [*without, *made]
-                child.sort()
-                yield (_PAIR, k, t, -1 - r), tuple(child)
-    joins, join = table.joins, table.join
+                yield (_PAIR, k, t, -1 - r), signature + change, i, -1, made
+    joins, join = table.joins.get, table.join
     for same in runs.values():
         for x, i in enumerate(same):
+            a = rows[i]
             for j in same[x + 1 :]:
-                pair = (rows[i], rows[j])
-                joined = joins[pair] if pair in joins else join(*pair)
+                pair = (a, rows[j])
+                joined = joins(pair, _UNKNOWN)
+                if joined == _UNKNOWN:
+                    joined = join(*pair)
                 if joined is not None:
-                    child = [*rows[:i], *rows[i + 1 : j], *rows[j + 1 :], joined]
-                    child.sort()
-                    yield (_COMBINE, rows[i], rows[j], 0), tuple(child)
+                    change = signs[joined] - signs[a] - signs[pair[1]]
+                    yield (_COMBINE, a, pair[1], 0), signature + change, i, j, (joined,)
+    last = len(rows) - 1
+    giving = givers.get
     for j, kj, accepts in accepting:  # into another row, or a second row like the one the TAKE took from
-        for t in accepts.keys() & givers.keys():
-            landed = accepts[t]
-            for i, k, result in givers[t]:
-                if j == i and not (i + 1 < len(rows) and rows[i + 1] == k):
-                    continue
-                without = others[i]
-                at = j if j <= i else j - 1  # its place among the others (the twin, if j is i)
-                child = [*without[:at], *without[at + 1 :], *result, *landed]
-                child.sort()
-                yield (_PAIR, k, t, kj), tuple(child)
+        for t, (landed, change) in accepts.items():
+            found = giving(t)
+            if found is None:
+                continue
+            for i, k, result, taken in found:
+                if j == i:
+                    if i == last or rows[i + 1] != k:
+                        continue
+                    yield (_PAIR, k, t, kj), signature + taken + change, i, i + 1, (*result, *landed)
+                else:
+                    yield (_PAIR, k, t, kj), signature + taken + change, i, j, (*result, *landed)
+
+
+def _child(shape: Shape, step: Step) -> Shape:
+    """The table a step from ``shape`` leaves (see ``Step``)."""
+    _, _, i, j, added = step
+    if j < 0:
+        child = [*shape[:i], *shape[i + 1 :], *added]
+    else:
+        if j < i:
+            i, j = j, i
+        child = [*shape[:i], *shape[i + 1 : j], *shape[j + 1 :], *added]
+    child.sort()
+    return tuple(child)
 
 
 def _just_moved(
-    parents: list[tuple[Shape, Move]], table: RowTable, made: dict[Move, tuple[int, frozenset[Unmade]] | None]
+    parents: list[tuple[int, Move]], table: RowTable, made: dict[Move, tuple[int, frozenset[Unmade]] | None]
 ) -> dict[int, set[Unmade]]:
     """The tiles no TAKE should take next from each row a parent's step made (row contents → tiles): a tile its
     PUT put into a row without splitting it, or a tile whose TAKE would undo its COMBINE (see ``_undone``).
@@ -238,16 +261,17 @@ def _undone(a: int, b: int, table: RowTable) -> tuple[int, frozenset[Unmade]] | 
 
 @dataclass(slots=True)
 class _Shortest:
-    """What the search leaves: the answer's length, each table's depth and parents, the tables it ends from.
+    """What the search leaves: the answer's length, each table's depth and parents, the tables it ends from; tables
+    by their signatures (see ``RowTable``).
 
     A parent reached by a shorter way after it was recorded is no parent on a shortest way (its depth plus its
     step's actions falls short of the table's)."""
 
-    start: Shape
+    start: int
     length: int
-    depth_of: dict[Shape, int]
-    parents: dict[Shape, list[tuple[Shape, Move]]]
-    finals: list[Shape]
+    depth_of: dict[int, int]
+    parents: dict[int, list[tuple[int, Move]]]
+    finals: list[int]
 
 
 def search(
@@ -307,25 +331,27 @@ def _shortest(
     Tables are taken least depth plus bound first, and of those least depth first (A*). A table is taken again
     if it is reached by a shorter way after it was taken (the bound is not always consistent). The first table
     that takes the goal says the answer's length; the tables whose depth plus bound is that length are all taken
-    too, so every table on a shortest answer is, with its parents.
+    too, so every table on a shortest answer is, with its parents. Tables are known by their signatures; a table
+    is built only the first time it is reached.
     """
-    depth_of: dict[Shape, int] = {start: 0}
-    parents: dict[Shape, list[tuple[Shape, Move]]] = {start: []}
-    taken: dict[Shape, int] = {}  # the depth each table was taken at
-    first = bound(start)
-    heap: list[tuple[int, int, Shape]] = [(first, 0, start)]
+    first = table.signature(start)
+    shape_of: dict[int, Shape] = {first: start}
+    depth_of: dict[int, int] = {first: 0}
+    parents: dict[int, list[tuple[int, Move]]] = {first: []}
+    taken: dict[int, int] = {}  # the depth each table was taken at
+    heap: list[tuple[int, int, int]] = [(bound(start), 0, first)]
     length = INFINITE
-    finals: list[Shape] = []
+    finals: list[int] = []
     pops = 0
     made: dict[Move, tuple[int, frozenset[Unmade]] | None] = {}  # (see ``_made``), once worked out
     seen, push, finishes = depth_of.get, heapq.heappush, bound.finishes
     while heap:
-        reach, depth, s = heapq.heappop(heap)
+        reach, depth, key = heapq.heappop(heap)
         if reach > length or reach > most:
             break
-        if depth_of[s] != depth or taken.get(s) == depth:
+        if depth_of[key] != depth or taken.get(key) == depth:
             continue
-        taken[s] = depth
+        taken[key] = depth
         pops += 1
         if deadline is not None and pops % 64 == 1 and time.perf_counter() > deadline:
             raise PuzzleLimitError(
@@ -334,32 +360,38 @@ def _shortest(
                 tables=len(depth_of),
                 depth=depth,
             )
+        s = shape_of[key]
         if finishes(s):
             length = depth + 1
-            finals.append(s)
+            finals.append(key)
             continue
-        for move, child in _moves(s, table, still, _just_moved(parents[s], table, made)):
+        for step in _moves(s, key, table, still, _just_moved(parents[key], table, made)):
+            move, child_key = step[0], step[1]
             child_depth = depth + 1 if move[0] == _COMBINE else depth + 2
-            known = seen(child)
+            known = seen(child_key)
             if known is not None:
                 if known == child_depth:
-                    parents[child].append((s, move))
+                    parents[child_key].append((key, move))
                 if known <= child_depth:
                     continue
+                child = shape_of[child_key]
+            else:
+                child = _child(s, step)
             value = bound(child)  # (remembered by the rows it reads: see ``Bound``)
             if child_depth + value > most:
                 continue
-            depth_of[child] = child_depth
-            parents[child] = [(s, move)]
-            push(heap, (child_depth + value, child_depth, child))
+            depth_of[child_key] = child_depth
+            shape_of[child_key] = child
+            parents[child_key] = [(key, move)]
+            push(heap, (child_depth + value, child_depth, child_key))
         if len(depth_of) > max_states:
             raise PuzzleLimitError(
                 N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
             )
     if not finals:
         return None
-    finals = [s for s in finals if depth_of[s] == length - 1]
-    return _Shortest(start, length, depth_of, parents, finals)
+    finals = [k for k in finals if depth_of[k] == length - 1]
+    return _Shortest(first, length, depth_of, parents, finals)
 
 
 # -- the tie-breaks ----------------------------------------------------------------------------------------------
@@ -388,7 +420,7 @@ def _choose(found: _Shortest, state: State, goal: int, table: RowTable, still: i
     return Found(tuple(actions), tuple((i, table.rows[k]) for i, k in node[0]))
 
 
-def _combines_early(found: _Shortest) -> list[list[tuple[Shape, Move, Shape]]]:
+def _combines_early(found: _Shortest) -> list[list[tuple[int, Move, int]]]:
     """Rule 2 on tables without ids: step by step, the steps on a shortest answer with a COMBINE where one can be.
 
     The kind of each action does not depend on ids, so this is decided before ids are brought back.
@@ -396,7 +428,7 @@ def _combines_early(found: _Shortest) -> list[list[tuple[Shape, Move, Shape]]]:
     depth_of = found.depth_of
     good = set(found.finals)
     todo = list(found.finals)
-    after: dict[Shape, list[tuple[Move, Shape]]] = {}
+    after: dict[int, list[tuple[Move, int]]] = {}
     while todo:
         child = todo.pop()
         for parent, move in found.parents[child]:
@@ -407,7 +439,7 @@ def _combines_early(found: _Shortest) -> list[list[tuple[Shape, Move, Shape]]]:
                 good.add(parent)
                 todo.append(parent)
     frontier, depth = {found.start}, 0
-    plan: list[list[tuple[Shape, Move, Shape]]] = []
+    plan: list[list[tuple[int, Move, int]]] = []
     while depth < found.length - 1:
         step = [(s, move, child) for s in frontier for move, child in after.get(s, ())]
         joins = [e for e in step if e[1][0] == _COMBINE]
@@ -422,20 +454,20 @@ def _combines_early(found: _Shortest) -> list[list[tuple[Shape, Move, Shape]]]:
     return plan
 
 
-def _with_ids(start: Node, plan: list[list[tuple[Shape, Move, Shape]]], goal: int, table: RowTable) -> list[list[Edge]]:
-    """The answers of ``plan`` walked out from the start with their row ids, and the goal's PUT at the end."""
+def _with_ids(start: Node, plan: list[list[tuple[int, Move, int]]], goal: int, table: RowTable) -> list[list[Edge]]:
+    """The answers of ``plan`` (tables by signature) walked out from the start with their row ids, and the goal's
+    PUT at the end."""
     frontier = {start}
     steps: list[list[Edge]] = []
     for options in plan:
-        wanted: dict[Shape, set[tuple[Move, Shape]]] = {}
+        wanted: dict[int, set[tuple[Move, int]]] = {}
         for s, move, child in options:
             wanted.setdefault(s, set()).add((move, child))
         step: list[Edge] = []
         for node in sorted(frontier):
-            shape = tuple(sorted(k for _, k in node[0]))
-            for move, child in wanted.get(shape, ()):
+            for move, child in wanted.get(table.signature(k for _, k in node[0]), ()):
                 for actions, reached in _apply(node, move, table):
-                    if tuple(sorted(k for _, k in reached[0])) == child:
+                    if table.signature(k for _, k in reached[0]) == child:
                         step.append((node, actions, reached))
         steps.append(step)
         frontier = {reached for _, _, reached in step}

@@ -26,7 +26,7 @@ from solver.puzzle import (
 )
 from solver.puzzle_bound import Bound
 from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, is_valid, number_of, put, take
-from solver.puzzle_search import ActionKind, PuzzleLimitError, _length, _moves, _undone
+from solver.puzzle_search import ActionKind, PuzzleLimitError, _child, _length, _moves, _undone
 from solver.rules import STANDARD
 from solver.tiles import Colour, Tile
 
@@ -830,7 +830,7 @@ def _needs(
         for s in layers.get(d, []):
             if depth[s] != d:
                 continue
-            steps[s] = list(_moves(s, table, bound.goal))
+            steps[s] = [(step[0], _child(s, step)) for step in _moves(s, table.signature(s), table, bound.goal)]
             for move, child in steps[s]:
                 reached = d + _length(move)
                 if reached <= most and reached < depth.get(child, 99):
