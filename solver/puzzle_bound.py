@@ -42,7 +42,9 @@ that hold in every shortest answer:
   the table has, if there is one): the tiles there that neither run holds
   at the end must come too (``Bound._joker_passing``). The joker moves along
   a run's end with no action of its own, so it may stand for one of them
-  and for a copy at the end with one pair.
+  and for a copy at the end with one pair. Where it may come from another
+  run, the numbers no tile of the colour has on the way must lie far enough
+  apart for the joker to stand for each in turn.
 
 An earlier bound also worked out, as a least fixed point, what each tile
 waits for before it can move. It was stronger on some tables, but it cost
@@ -55,6 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, colour_of, number_of
 
@@ -286,31 +289,38 @@ class Bound:
                         copies.append(INFINITE if seen.alone else 4)
                     copies_used += sorted(copies)[:extra] + [INFINITE] * (extra - len(copies))
             kept = set(need)
-            passed = [([passing[m] for m in span if m not in kept], split) for span, split in spans]
+            passed = [[passing[m] for m in span if m not in kept] for span, _, _ in spans]
             # the joker standing for no number of the colour: every copy and every passed number a tile
             total = INFINITE
             if INFINITE not in copies_cost and not joker_at_n:
-                total = sum(copies_cost) + min((sum(p) for p, _ in passed), default=INFINITE)
+                total = sum(copies_cost) + min((sum(p) for p in passed), default=INFINITE)
             if self.jokers:
                 # the joker at the end: at ``n`` (``joker_at_n``), or standing for the dearest copy
                 used = sum(copies_used) - (0 if joker_at_n else max(copies_used, default=0))
-                left = [self._joker_passing(span, split, kept, passing) for span, split in spans]
+                left = [self._joker_passing(span, split, one_way, kept, passing) for span, split, one_way in spans]
                 used += min(left, default=INFINITE)
                 total = min(total, used if seen.placed else used + 2 + seen.stuck)
             best = min(best, total)
         return best
 
-    def _joker_passing(self, span: range, split: range | None, kept: Collection[int], passing: Sequence[int]) -> int:
+    def _joker_passing(
+        self, span: range, split: range | None, one_way: bool, kept: Collection[int], passing: Sequence[int]
+    ) -> int:
         """What the numbers the goal's run passed (those of ``span`` not ``kept``: see ``_passed``) cost at least with
         the joker used.
 
         The joker may stand for several of them with its one pair: it moves along a run's end as tiles come in at
-        the other, with no action of its own. So from a run other than the twin's, nothing is said; from the twin's
-        run, only the run that split into the twin's half and the goal's run's first row counts: it spanned
-        ``split``, the joker one of its tiles at most, so all but one of the numbers there are tiles (and the
-        joker stands for the one no tile of the colour on the table has, if there is one: two such, no way)."""
+        the other, with no action of its own. So from a run other than the twin's, only the numbers no tile of the
+        colour on the table has are looked at: the joker stands for each of them at some time, so no two lie side
+        by side, nor three apart or less where the goal's run passes them one way (``_passing_with_joker``): else
+        no way. From the twin's run, only the run that split into the twin's half and the goal's run's first row
+        counts: it spanned ``split``, the joker one of its tiles at most, so all but one of the numbers there are
+        tiles (and the joker stands for the one no tile of the colour on the table has, if there is one: two such,
+        no way)."""
         if split is None:
-            return 0
+            absent = [m for m in span if m in self.absent]
+            apart = 3 if one_way else 2
+            return INFINITE if any(b - a < apart for a, b in pairwise(absent)) else 0
         absent = [m for m in split if m in self.absent]
         if len(absent) > 1:
             return INFINITE
@@ -340,22 +350,24 @@ class Bound:
             best = min(best, total)
         return best + (0 if seen.placed else 2 + seen.stuck)
 
-    def _passed(self, seen: _Seen, window: tuple[int, int]) -> list[tuple[range, range | None]]:
+    def _passed(self, seen: _Seen, window: tuple[int, int]) -> list[tuple[range, range | None, bool]]:
         """The numbers the goal's run (holding ``window``, not the twin) passed on its way from each run of the
         colour on the table now: those between that run and the window; from the twin's run, the numbers of the run
         its way split from the twin's, at least one of ``_SPLITS`` around the goal's number (the twin's half and the
         other each three tiles or more, a PUT of a second copy or a TAKE between them), and those on to the window.
-        Each with that split's numbers (None: from another run)."""
+        Each with that split's numbers (None: from another run), and whether the window lies all above that other
+        run or all below it."""
         n, numbers = number_of(self.goal), self.limits.numbers
-        spans: list[tuple[range, range | None]] = []
+        spans: list[tuple[range, range | None, bool]] = []
         for low, high in seen.runs:
             if (low, high) != seen.twin_run:
-                spans.append((range(min(low, window[0]), max(high, window[1]) + 1), None))
+                one_way = high < window[0] or low > window[1]
+                spans.append((range(min(low, window[0]), max(high, window[1]) + 1), None, one_way))
                 continue
             for below, above in _SPLITS:
                 if n + below >= 1 and n + above <= numbers:
                     span = range(min(n + below, window[0]), max(n + above, window[1]) + 1)
-                    spans.append((span, range(n + below, n + above + 1)))
+                    spans.append((span, range(n + below, n + above + 1), False))
         return spans
 
     def facts(self, k: int) -> _RowFacts:
