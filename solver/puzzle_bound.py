@@ -571,11 +571,11 @@ def _passing_with_joker(costs: Sequence[int], placed: bool, stuck: int = 0) -> i
     splits the run above it: ``m + 1`` and ``m + 2`` are tiles then. (The window needs no rule of its own: two
     numbers of it lie closer.)"""
     total = 0
-    saved = [0, 0, 0]  # the most saved up to this number, the one before it, and the one before that
+    saved = before = earlier = 0  # the most saved up to this number, the one before it, and the one before that
     for cost in costs:
         total += cost
-        best = max(saved[0], saved[2] + cost - 2) if cost else saved[0]
-        saved = [best, saved[0], saved[1]]
+        best = earlier + cost - 2 if cost else saved
+        saved, before, earlier = (best if best > saved else saved), saved, before
     if not total:
         return 0
-    return total - max(0, saved[0] - stuck) - (2 if placed else 0)
+    return total - max(0, saved - stuck) - (2 if placed else 0)
