@@ -260,8 +260,8 @@ class Bound:
         and the joker a pair of its own unless it lies in a run of the colour now. With ``joker_at_n``, the joker
         stands for the goal's number in the goal's run (one of the ways a window of ``_JOKER_WINDOWS`` is made;
         ``_twin_split`` is the other), which holds tiles of the window's other numbers, and is not the twin's run
-        (that run holds the twin there). It may also stand for numbers passed on the way, a pair each
-        (``_joker_passing``)."""
+        (that run holds the twin there). On the way it may also have stood for numbers the goal's run passed, with
+        the same pair (``_joker_passing``)."""
         n = number_of(self.goal)
         in_runs, spare = seen.in_runs, seen.spare
         if not in_runs.get(n):

@@ -176,8 +176,8 @@ RowSteps = tuple[
     dict[int, tuple[tuple[int, ...], int]],
 ]
 
-#: The bits of a row's sign: two different tables of a search share a signature about once in 2**128 / (tables
-#: met)**2 searches (a million tables: once in 10**20 searches).
+#: The bits of a row's sign: two different tables of a search share a signature about once in 2**129 / (tables
+#: met)**2 searches (a million tables: once in 10**26 searches).
 _SIGN_BITS = 128
 
 
@@ -209,7 +209,7 @@ class RowTable:
         self._regroups: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
         #: by row: its takes, regroups and accepts, once ``steps`` was asked for them (None before)
         self.steps_of: list[RowSteps | None] = []
-        #: by row: its sign (see above); the same rows get the same signs in every search
+        #: by row: its sign (see above), drawn from the same seed in every search, so a search always goes alike
         self.signs: list[int] = []
         self._random = random.Random(0)
 
