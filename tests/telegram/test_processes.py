@@ -1,11 +1,15 @@
 """The solver processes as the bot uses them (``Deps`` over ``runtime.processes``): answers come back from
-another process, processes are renewed without losing a call, a crash costs one pool, not the answers, and a
-solve that outgrows the memory cap is answered as too large while the process lives on."""
+another process, processes are renewed without losing a call, a crash costs one pool, not the answers, a
+solve that outgrows the memory cap is answered as too large while the process lives on, and the processes leave
+when the bot is killed outright."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -18,7 +22,7 @@ from pydantic import SecretStr
 from bot.settings import Settings
 from bot.storage import GameService, open_database
 from bot.telegram.runtime.deps import Deps, TooLarge
-from bot.telegram.runtime.processes import solver_processes
+from bot.telegram.runtime.processes import LOOK_EVERY, gone, solver_processes
 from bot.telegram.runtime.solver_queue import SolverQueue
 from solver import STANDARD, parse_tiles
 from solver.solve import solve
@@ -130,3 +134,47 @@ async def test_without_a_cap_the_same_work_is_done(tmp_path: Path) -> None:
 def test_a_cap_too_small_to_start_a_process_is_refused(mib: int) -> None:
     with pytest.raises(ValueError, match="at least 512"):
         Settings(_env_file=None, solver_memory_limit=mib)  # type: ignore[call-arg]
+
+
+def test_a_process_is_gone_once_it_ends_even_before_its_status_is_read() -> None:
+    assert not gone(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + 30
+    while not gone(child.pid):  # ended, not waited for: a zombie, and gone already
+        assert time.monotonic() < deadline, "the child never ended"
+        time.sleep(0.05)
+    assert os.waitpid(child.pid, os.WNOHANG)[0] == child.pid  # (it was a zombie till now)
+    child.returncode = 0
+    assert gone(child.pid)
+
+
+#: A stand-in for the bot: a process that starts the solver processes, prints a solver process's pid, and waits.
+BOT = """
+import os, sys, time
+from bot.telegram.runtime.processes import solver_processes
+pool = solver_processes(1, 0)
+print(pool.submit(os.getpid).result(), flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_solver_processes_and_their_fork_server_leave_when_the_bot_is_killed_outright() -> None:
+    """SIGKILL (or the kernel out of memory) gives the bot no time to stop its pool; the processes see it gone
+    within a second or two and leave, and so does the fork server that started them (they were staying for
+    good, a solver's memory each)."""
+    bot = subprocess.Popen([sys.executable, "-c", BOT], stdout=subprocess.PIPE)
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        with open(f"/proc/{worker}/stat", "rb") as stat:
+            server = int(stat.read().rsplit(b")", 1)[1].split()[1])  # the worker's parent: the fork server
+        assert server != bot.pid and not gone(worker) and not gone(server)
+        time.sleep(2 * LOOK_EVERY)
+        assert not gone(worker), "a solver process leaves while the bot is there"
+    finally:
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(30)
+    deadline = time.monotonic() + 10 * LOOK_EVERY + 5
+    while not (gone(worker) and gone(server)):
+        assert time.monotonic() < deadline, "the solver process or its fork server stayed after the bot"
+        time.sleep(0.1)
