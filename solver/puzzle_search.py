@@ -66,6 +66,9 @@ Rows = tuple[tuple[int, Row], ...]
 State = tuple[Rows, int, int]
 
 _NOTHING = -1
+#: Whether the search leaves untaken the tables that cannot beat the best answer found so far by rule 2 (see
+#: ``_shortest``); the tests turn it off to see that it changes no answer.
+_LEAVING = True
 _UNKNOWN = -2  # (a pair of runs not yet asked whether they join)
 
 
@@ -315,6 +318,12 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+#: Rule 2's order of a way from the start: the actions (counted from 0) it COMBINEs at, then ``INFINITE``. Of two
+#: ways to tables of one depth, the smaller tuple COMBINEs first where they first differ (see ``_shortest``).
+Order = tuple[int, ...]
+_FROM_START: Order = (INFINITE,)
+
+
 def _shortest(
     start: Shape,
     table: RowTable,
@@ -325,33 +334,45 @@ def _shortest(
     deadline: float | None,
     time_limit: float | None,
 ) -> _Shortest | None:
-    """Every table on a shortest answer of at most ``most`` actions, with all its parents on one (see
-    ``_Shortest``), or None.
+    """Every table on a shortest answer of at most ``most`` actions that the statement's second rule keeps (the
+    COMBINEs as early as possible), with all its parents on one (see ``_Shortest``), or None.
 
-    Tables are taken least depth plus bound first, and of those least depth first (A*). A table is taken again
-    if it is reached by a shorter way after it was taken (the bound is not always consistent). The first table
-    that takes the goal says the answer's length; the tables whose depth plus bound is that length are all taken
-    too, so every table on a shortest answer is, with its parents. Tables are known by their signatures; a table
-    is built only the first time it is reached.
+    Tables are taken least depth plus bound first (A*). A table is taken again if it is reached by a shorter way
+    after it was taken (the bound is not always consistent). The first table that takes the goal says the answer's
+    length; the tables whose depth plus bound is that length are all taken too, so every table on a shortest answer
+    is, with its parents. Tables are known by their signatures; a table is built only the first time it is reached.
+
+    Of tables with the same depth plus bound, the deepest are taken first until the answer's length is known (so
+    that it is known early in the last layer), then the least deep, and then a table is left untaken when its best
+    way from the start COMBINEs later than the best answer found so far does where the two first differ (its
+    ``Order`` is larger than that answer's up to its depth): every answer through it loses to that one by rule 2.
+    Taken least deep first, a table's parents have all been taken when it comes up (the ones taken before the
+    length was known are looked at again in their turn), so its order is its best one. Where the bound is not
+    consistent a better parent may still come later: then every table left untaken is taken after all.
     """
     first = table.signature(start)
     shape_of: dict[int, Shape] = {first: start}
     depth_of: dict[int, int] = {first: 0}
     parents: dict[int, list[tuple[int, Move]]] = {first: []}
     taken: dict[int, int] = {}  # the depth each table was taken at
-    heap: list[tuple[int, int, int]] = [(bound(start), 0, first)]
+    heap: list[tuple[int, int, int]] = [(bound(start), 0, first)]  # (depth plus bound, the depth times ``ahead``)
+    ahead = -1  # -1: the deepest first (the length unknown); 1: the least deep first
+    layer: list[tuple[int, int]] = []  # the depth and table of each table taken with the largest depth plus bound
+    layer_reach = -1  # (that depth plus bound)
     length = INFINITE
     finals: list[int] = []
     pops = 0
     made: dict[Move, tuple[int, frozenset[Unmade]] | None] = {}  # (see ``_made``), once worked out
+    ordering = _Orders(depth_of, parents)
+    orders, again, order_of = ordering.known, ordering.again, ordering.of
+    best: Order | None = None  # the order of the best answer found so far
+    left: list[tuple[int, int, int]] | None = None  # the tables left untaken (None: none are left any more)
     seen, push, finishes = depth_of.get, heapq.heappush, bound.finishes
     while heap:
         reach, depth, key = heapq.heappop(heap)
+        depth *= ahead
         if reach > length or reach > most:
             break
-        if depth_of[key] != depth or taken.get(key) == depth:
-            continue
-        taken[key] = depth
         pops += 1
         if deadline is not None and pops % 64 == 1 and time.perf_counter() > deadline:
             raise PuzzleLimitError(
@@ -360,10 +381,35 @@ def _shortest(
                 tables=len(depth_of),
                 depth=depth,
             )
+        if key in again and taken.get(key) == depth:  # taken before the length was known: its order, now
+            again.discard(key)
+            orders[key] = ordering.worked_out(key)
+            continue
+        if depth_of[key] != depth or taken.get(key) == depth:
+            continue
+        if best is not None:
+            order = orders[key] = ordering.worked_out(key)
+            if left is not None and order > (*(c for c in best if c < depth), INFINITE):
+                left.append((reach, depth, key))  # (every answer through it loses to the best by rule 2)
+                continue
+        else:
+            if reach > layer_reach:
+                layer, layer_reach = [], reach
+            if reach == layer_reach:
+                layer.append((depth, key))
+        taken[key] = depth
         s = shape_of[key]
         if finishes(s):
-            length = depth + 1
             finals.append(key)
+            if best is None:  # the length is known: the least deep first from now on
+                length = depth + 1
+                best = _Orders(depth_of, parents).of(key)  # (some way's order: its parents may not all be known)
+                left, ahead = ([] if _LEAVING else None), 1
+                again.update(k for _, k in layer)
+                heap = [(f, -d, k) for f, d, k in heap] + [(reach, d, k) for d, k in layer]
+                heapq.heapify(heap)
+            else:
+                best = min(best, orders[key])
             continue
         for step in _moves(s, key, table, still, _just_moved(parents[key], table, made)):
             move, child_key = step[0], step[1]
@@ -372,6 +418,14 @@ def _shortest(
             if known is not None:
                 if known == child_depth:
                     parents[child_key].append((key, move))
+                    if (
+                        left is not None
+                        and child_key in orders
+                        and _improves(_via(order_of(key), move, depth), orders[child_key])
+                    ):
+                        for entry in left:  # (a better way after its order was used: take them all after all)
+                            push(heap, entry)
+                        left = None
                 if known <= child_depth:
                     continue
                 child = shape_of[child_key]
@@ -383,7 +437,7 @@ def _shortest(
             depth_of[child_key] = child_depth
             shape_of[child_key] = child
             parents[child_key] = [(key, move)]
-            push(heap, (child_depth + value, child_depth, child_key))
+            push(heap, (child_depth + value, ahead * child_depth, child_key))
         if len(depth_of) > max_states:
             raise PuzzleLimitError(
                 N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
@@ -392,6 +446,47 @@ def _shortest(
         return None
     finals = [k for k in finals if depth_of[k] == length - 1]
     return _Shortest(first, length, depth_of, parents, finals)
+
+
+def _improves(order: Order, known: Order) -> bool:
+    """Whether a way of ``order`` to a table is better by rule 2 than the one its order was worked out from."""
+    return order < known
+
+
+def _via(order: Order, move: Move, depth: int) -> Order:
+    """The order of a way through a table of ``order`` at ``depth`` and then ``move``."""
+    return (*order[:-1], depth, INFINITE) if move[0] == _COMBINE else order
+
+
+class _Orders:
+    """Each table's best order (rule 2's, see ``Order``) through the parents known when it is worked out."""
+
+    def __init__(self, depth_of: dict[int, int], parents: dict[int, list[tuple[int, Move]]]) -> None:
+        self.depth_of, self.parents = depth_of, parents
+        self.known: dict[int, Order] = {}  # the orders worked out
+        self.again: set[int] = set()  # tables whose orders are not kept yet (their parents may not all be known)
+
+    def of(self, key: int) -> Order:
+        """Table ``key``'s order, worked out if it is not known yet (and then kept, unless ``again`` holds it)."""
+        found = self.known.get(key)
+        if found is None:
+            found = self.worked_out(key)
+            if key not in self.again:
+                self.known[key] = found
+        return found
+
+    def worked_out(self, key: int) -> Order:
+        """The best order of the ways to table ``key`` through its parents known now."""
+        depth, depth_of = self.depth_of[key], self.depth_of
+        found: Order | None = None
+        for parent, move in self.parents[key]:
+            at = depth_of[parent]
+            if at + _length(move) != depth:
+                continue  # (reached by a shorter way after)
+            order = _via(self.of(parent), move, at)
+            if found is None or order < found:
+                found = order
+        return _FROM_START if found is None else found
 
 
 # -- the tie-breaks ----------------------------------------------------------------------------------------------
