@@ -25,24 +25,25 @@ still needs (``puzzle_bound``): tables are taken least depth plus bound
 first, and the first table that takes the goal says the answer's length.
 Every table whose depth plus bound is at most that length is taken too, so
 every table on a shortest answer is, with all the parents a shortest way to
-it goes through. Tables are known by their signatures (``RowTable``): a
-step's signature is known before the table it leaves is built, and most
-steps reach a table met before, which then is never built. A TAKE and the
-PUT that must follow it count as two actions but are one step; a COMBINE is
-a step of one action. Tiles of the goal's
-kind are never moved: a shortest answer never does (wherever the twin could
-go, the goal could have gone instead, sooner). A TAKE whose tile goes back
-where it came from is no step, nor one of a tile from the row the step before
-just put it in, nor one from the run the step before just joined that leaves
-what one pair from the two runs would (those tables are nearer the step's
-parent). The cycle collector is off while the search runs (it makes no
-cycles).
+it goes through, except the tables that already lose to an answer found by
+rule 2 (their ways COMBINE later where they first differ): they are left
+untaken (see ``_shortest``). Tables are known by their signatures
+(``RowTable``): a step's signature is known before the table it leaves is
+built, and most steps reach a table met before, which then is never built.
+A TAKE and the PUT that must follow it count as two actions but are one
+step; a COMBINE is a step of one action. Tiles of the goal's kind are never
+moved: a shortest answer never does (wherever the twin could go, the goal
+could have gone instead, sooner). A TAKE whose tile goes back where it came
+from is no step, nor one of a tile from the row the step before just put it
+in, nor one from the run the step before just joined that leaves what one
+pair from the two runs would (those tables are nearer the step's parent).
+The cycle collector is off while the search runs (it makes no cycles).
 
-Then the rules choose among all shortest answers: every table on one keeps
-all its parents, rule 2 is applied to those tables, and the answers left
-are walked out from the start with their ids; each rule after that keeps,
-step by step, only the steps that its order prefers among all the answers
-still in play (rule 4 counts joker moves backwards from the end).
+Then the rules choose among the shortest answers found: every table on one
+keeps all its parents, rule 2 is applied to those tables, and the answers
+left are walked out from the start with their ids; each rule after that
+keeps, step by step, only the steps that its order prefers among all the
+answers still in play (rule 4 counts joker moves backwards from the end).
 """
 
 from __future__ import annotations
