@@ -522,9 +522,7 @@ class FakeBotApi:
 
     # --- waiting on the bot ---
 
-    async def wait_for(
-        self, found: Callable[[], T | None], timeout: float = REPLY_TIMEOUT, what: str = "a reply"
-    ) -> T:
+    async def wait_for(self, found: Callable[[], T | None], timeout: float = REPLY_TIMEOUT, what: str = "a reply") -> T:
         """Wait until ``found()`` returns something (checked after every request), or fail."""
         assert self._changed is not None
         deadline = time.monotonic() + timeout

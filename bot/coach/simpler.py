@@ -371,9 +371,7 @@ def grown_forms(
                     yield grown, more
 
 
-def _relaid(
-    old: TileSet, real: Counter[Tile], jokers: int, rules: Rules
-) -> Iterator[tuple[TileSet, tuple[Tile, ...]]]:
+def _relaid(old: TileSet, real: Counter[Tile], jokers: int, rules: Rules) -> Iterator[tuple[TileSet, tuple[Tile, ...]]]:
     """A run holding a joker grown by rack tiles, its jokers standing for other numbers of the longer run
     (``J 5B 6B`` with 8B: ``5B 6B J 8B``): still one move, "put 8B on the run"."""
     colour = old.colour

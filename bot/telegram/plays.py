@@ -259,7 +259,7 @@ async def announce(
         drawn, play = await _picture(d, before, played)
     reader = None if is_group(chat) else user.id
     caption = label(context, chat) + play_caption(after, played, play, recorder=user, reader=reader)
-    caption = caption[: CAPTION_LIMIT]
+    caption = caption[:CAPTION_LIMIT]
     markup = _buttons(after)
     index = await coach.note_play(d, before, after, played.by, played.placed, added=played.added)
     if reader is not None and reader == played.by:  # the player's own chat: how did they do, and at the end a review
@@ -347,7 +347,7 @@ def play_caption(after: GameState, played: Played, play: Solution, *, recorder: 
     if passed:
         lines.append(_("Turn passed over: {names}.").format(names=", ".join(passed)))
     lines.append(replies.turn_line(after) if after.playing else replies.finish_text(after, reader))
-    return " ".join(line for line in lines if line)[: CAPTION_LIMIT]
+    return " ".join(line for line in lines if line)[:CAPTION_LIMIT]
 
 
 async def play_answered(update: Update, context: BotContext, question: Question, option: int) -> None:

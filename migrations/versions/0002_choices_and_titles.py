@@ -29,9 +29,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(length=16), nullable=False),
         sa.Column("payload", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["game_id"], ["games.id"], name=op.f("fk_choices_game_id_games"), ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_choices_game_id_games"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("token", name=op.f("pk_choices")),
     )
     op.create_index("ix_choices_game_id", "choices", ["game_id"], unique=False)

@@ -271,8 +271,10 @@ async def test_a_group_photo_that_loses_tiles_is_offered_as_a_correction_only(tm
         await melded_pair(s)
         await s.ask(ALICE, f"/table {format_table(reading.sets)} | 11B 12B 13B", GROUP)
         proposed = await send_photo(s, BOB, TABLE_PHOTO, GROUP)
-        assert proposed.text == "This photo shows a table without 11B 12B 13B of the table as I have it. " \
+        assert (
+            proposed.text == "This photo shows a table without 11B 12B 13B of the table as I have it. "
             "Correct the table to it?"
+        )
         assert [b["text"] for b in proposed.buttons] == [words.FIX, "Neither"]
         fixed = await s.tap(ALICE, proposed, words.FIX, GROUP.id)
         assert fixed.text.startswith("Table corrected: ")

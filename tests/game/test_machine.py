@@ -1210,8 +1210,8 @@ class GameMachine(RuleBasedStateMachine):
         model = self.model()
         if plan.only_new_sets(state.table) and rack_after is None and data.draw(st.booleans()):
             new = plan.table[len(state.table) :]
-            work = add_sets(self.service,
-                self.game_id, by, new, player=player, out_of_turn=out_of_turn, opening_waived=waived
+            work = add_sets(
+                self.service, self.game_id, by, new, player=player, out_of_turn=out_of_turn, opening_waived=waived
             )
         else:
             work = self.service.record_play(

@@ -24,7 +24,16 @@ from tests.storage_support import ALICE, GROUP, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {
-    "games", "players", "events", "links", "choices", "deliveries", "claims", "paces", "languages", "tips",
+    "games",
+    "players",
+    "events",
+    "links",
+    "choices",
+    "deliveries",
+    "claims",
+    "paces",
+    "languages",
+    "tips",
     "group_languages",
 }
 HEAD = "0006"
@@ -116,7 +125,7 @@ def test_the_whole_game_migration_counts_the_racks_and_numbers_the_sets(tmp_path
     with sqlite3.connect(file) as db:
         db.execute(
             "INSERT INTO games (id, chat_id, status, rules, table_sets, turn_user_id, invite, version, created_at,"
-            " updated_at, title) VALUES (1, -5, 'running', '{}', '[[\"1R\", \"2R\", \"3R\"], [\"7B\", \"7K\","
+            ' updated_at, title) VALUES (1, -5, \'running\', \'{}\', \'[["1R", "2R", "3R"], ["7B", "7K",'
             " \"7O\"]]', 101, 'inv', 1, '2026-01-01', '2026-01-01', 'Family')"
         )
         db.execute(

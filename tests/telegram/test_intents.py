@@ -47,7 +47,7 @@ def test_tiles_and_chatter_ask_nothing(text: str) -> None:
 
 
 def test_asking_to_play_is_a_play_not_help() -> None:
-    """"help me play" wants the play; the order of reading makes it so."""
+    """ "help me play" wants the play; the order of reading makes it so."""
     assert intent_of("can you help me play?") is Intent.SOLVE
 
 

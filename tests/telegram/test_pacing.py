@@ -32,10 +32,7 @@ async def test_two_processes_share_one_groups_budget(tmp_path: Path) -> None:
 
         start = time.monotonic()
         await asyncio.gather(
-            *(
-                limiters[i % 2].process_request(send, (), {}, "sendMessage", {"chat_id": GROUP}, None)
-                for i in range(9)
-            )
+            *(limiters[i % 2].process_request(send, (), {}, "sendMessage", {"chat_id": GROUP}, None) for i in range(9))
         )
         sent.sort()
         # three at once, then one every 0.2 s: the ninth no sooner than 6 x 0.2 s after the start

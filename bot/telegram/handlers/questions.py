@@ -54,7 +54,6 @@ def answered_by(features: Mapping[str, Answered]) -> Handler:
             with contextlib.suppress(BadRequest):
                 await context.bot.edit_message_reply_markup(chat.id, query.message.message_id, reply_markup=None)
 
-
     return answered
 
 

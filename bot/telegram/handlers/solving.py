@@ -198,4 +198,4 @@ async def example(update: Update, context: BotContext) -> None:
     if answer.picture is None:
         await say(update, context, replies.no_play(solution))
         return
-    await context.bot.send_photo(chat.id, answer.picture, caption=caption[: CAPTION_LIMIT])
+    await context.bot.send_photo(chat.id, answer.picture, caption=caption[:CAPTION_LIMIT])

@@ -179,7 +179,7 @@ async def status(update: Update, context: BotContext) -> None:
         if me is not None and me.active:
             lines.append(replies.rack_text(me, state.rules))
             lines.append(_("Initial meld made.") if me.melded else _("Initial meld not made yet."))
-    await show_table(update, context, state, "\n".join(lines)[: CAPTION_LIMIT])
+    await show_table(update, context, state, "\n".join(lines)[:CAPTION_LIMIT])
 
 
 @guarded

@@ -70,5 +70,5 @@ async def send_unseen(update: Update, context: BotContext, state: GameState, me:
     results: list[Probed] = [p for batch in found for p in batch]
     outs = summarise(seen, results, initial_meld=meld)
     lines = [spoken(seen.text()), *(spoken(line) for line in outs.lines())]
-    caption = "\n".join(lines)[: CAPTION_LIMIT]
+    caption = "\n".join(lines)[:CAPTION_LIMIT]
     await show(update, context, picture, caption)

@@ -24,7 +24,7 @@ def text(state: GameState, totals: Sequence[Total]) -> str:
             lines.append(f"{t.name}: {score_text(t.points, plus=True)} ({won})")
     else:
         lines.append(_("No game of this chat has been scored yet."))
-    return "\n".join(lines)[: CAPTION_LIMIT]
+    return "\n".join(lines)[:CAPTION_LIMIT]
 
 
 def _this_game(state: GameState) -> str:
