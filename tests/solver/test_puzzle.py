@@ -868,6 +868,20 @@ def _giving_run(rng: random.Random, m: int, colour: int) -> tuple[int, ...]:
     return tuple(code(n, colour) for n in range(first, first + 4))
 
 
+def _tile_rows(
+    rng: random.Random, m: int, colour: int, others: list[int], nowhere: float, in_full: float
+) -> list[tuple[int, ...]]:
+    """Where number ``m``'s tile of ``colour`` lies, by one draw: nowhere (under ``nowhere``), in a group of four
+    (under ``in_full``), or in a group of three with a run that can give it its fourth tile."""
+    chance = rng.random()
+    if chance < nowhere:
+        return []
+    if chance < in_full:
+        return [_full_group(m, colour, others)]
+    group, missing = _short_group(rng, m, colour, others)
+    return [group, _giving_run(rng, m, missing)]
+
+
 def _chain_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     """A goal above a run of its colour, the tiles between them in groups of three or four (each group of three with,
     most times, a run that can give it its fourth colour) and a few runs of other colours: chains of pairs through
@@ -935,14 +949,7 @@ def _passing_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     top = low + 3 + span  # the goal's number
     rows = [tuple(code(n, colour) for n in range(low, low + 3))]
     for m in range(low + 3, top):
-        chance = rng.random()
-        if chance < 0.4:
-            continue
-        if chance < 0.7:
-            rows.append(_full_group(m, colour, others))
-            continue
-        group, missing = _short_group(rng, m, colour, others)
-        rows += [group, _giving_run(rng, m, missing)]
+        rows += _tile_rows(rng, m, colour, others, 0.4, 0.7)
     if rng.random() < 0.5:
         number = rng.choice([n for n in range(1, 14) if not low <= n <= top])
         rows.append(tuple(sorted([*(code(number, c) for c in others), JOKER_CODE])))
@@ -1010,16 +1017,8 @@ def _twin_and_joker_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     low = rng.choice([m for m in (n - 2, n - 1, n) if m >= 1 and m + 2 <= 13])
     rows = [tuple(code(m, colour) for m in range(low, low + 3))]
     for m in range(max(1, n - 3), min(13, n + 3) + 1):
-        if m == n:
-            continue
-        chance = rng.random()
-        if chance < 0.3:
-            continue
-        if chance < 0.6:
-            rows.append(_full_group(m, colour, others))
-            continue
-        group, missing = _short_group(rng, m, colour, others)
-        rows += [group, _giving_run(rng, m, missing)]
+        if m != n:
+            rows += _tile_rows(rng, m, colour, others, 0.3, 0.6)
     if rng.random() < 0.5:
         number = rng.choice([m for m in range(1, 14) if abs(m - n) > 3])
         rows.append(tuple(sorted([*(code(number, c) for c in others), JOKER_CODE])))
@@ -1043,14 +1042,7 @@ def _split_off_tables(seed: int) -> tuple[int, list[tuple[int, ...]]]:
     n = rng.choice([11, 12])
     rows = [tuple(code(m, colour) for m in range(n - 2, n + 1))]
     for m in range(n - 5, n):
-        chance = rng.random()
-        if chance < (0.6 if m == n - 3 else 0.15):
-            continue
-        if chance < 0.6:
-            rows.append(_full_group(m, colour, others))
-            continue
-        group, missing = _short_group(rng, m, colour, others)
-        rows += [group, _giving_run(rng, m, missing)]
+        rows += _tile_rows(rng, m, colour, others, 0.6 if m == n - 3 else 0.15, 0.6)
     joker = rng.random()
     if joker < 0.4:
         number = rng.randint(1, n - 6)
