@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.game import EventKind, Finish, GameStatus
@@ -22,17 +19,10 @@ from tests.storage_support import (
     game_by_invite,
     history,
     leave,
-    service_at,
     table,
     tiles,
     two_player_game,
 )
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    async with service_at(tmp_path) as s:
-        yield s
 
 
 async def unchanged(service: GameService, game_id: int, version: int) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import Awaitable
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -25,17 +24,10 @@ from tests.storage_support import (
     layout,
     leave,
     melded,
-    service_at,
     table,
     tiles,
     two_player_game,
 )
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    async with service_at(tmp_path) as s:
-        yield s
 
 
 @pytest.fixture

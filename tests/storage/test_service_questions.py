@@ -4,8 +4,7 @@ whichever process or tap comes first."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable
-from pathlib import Path
+from collections.abc import Awaitable
 
 import pytest
 
@@ -13,13 +12,7 @@ from bot.game import EventKind, Finish, GameStatus
 from bot.game import errors as e
 from bot.game.undoing import undo_choice
 from bot.storage import GameService
-from tests.storage_support import ALICE, BOB, add_sets, count_events, history, service_at, table, tiles, two_player_game
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    async with service_at(tmp_path) as s:
-        yield s
+from tests.storage_support import ALICE, BOB, add_sets, count_events, history, table, tiles, two_player_game
 
 
 async def test_a_question_is_answered_once_with_its_change(service: GameService) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,18 +26,11 @@ from tests.storage_support import (
     history,
     leave,
     melded,
-    service_at,
     sqlite_url,
     table,
     tiles,
     two_player_game,
 )
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    async with service_at(tmp_path) as s:
-        yield s
 
 
 @pytest.fixture
