@@ -388,16 +388,16 @@ def _shortest(
             continue
         if depth_of[key] != depth or taken.get(key) == depth:
             continue
-        if best is not None:
-            order = orders[key] = ordering.worked_out(key)
-            if left is not None and order > (*(c for c in best if c < depth), INFINITE):
-                left.append((reach, depth, key))  # (every answer through it loses to the best by rule 2)
-                continue
-        else:
+        if best is None:
             if reach > layer_reach:
                 layer, layer_reach = [], reach
             if reach == layer_reach:
                 layer.append((depth, key))
+        elif left is not None:
+            order = orders[key] = ordering.worked_out(key)
+            if order > (*(c for c in best if c < depth), INFINITE):
+                left.append((reach, depth, key))  # (every answer through it loses to the best by rule 2)
+                continue
         taken[key] = depth
         s = shape_of[key]
         if finishes(s):
@@ -405,11 +405,11 @@ def _shortest(
             if best is None:  # the length is known: the least deep first from now on
                 length = depth + 1
                 best = _Orders(depth_of, parents).of(key)  # (some way's order: its parents may not all be known)
+                again.update(k for _, k in layer)  # (taken deepest first: their orders are worked out in their turn)
                 left, ahead = ([] if _LEAVING else None), 1
-                again.update(k for _, k in layer)
                 heap = [(f, -d, k) for f, d, k in heap] + [(reach, d, k) for d, k in layer]
                 heapq.heapify(heap)
-            else:
+            elif left is not None:
                 best = min(best, orders[key])
             continue
         for step in _moves(s, key, table, still, _just_moved(parents[key], table, made)):
