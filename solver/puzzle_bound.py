@@ -95,6 +95,7 @@ class Bound:
         self._ends: dict[int, tuple[int, int]] = {}
         self._facts: dict[int, _RowFacts] = {}
         self._counts: dict[tuple[int, ...], int] = {}
+        self._after: dict[int, int] = {}  # ``after``'s answers, by the signs of the rows the count reads
         self._read: list[bool] = []  # by row: whether the count reads it (see ``_RowFacts``)
         self._takers: set[int] = set()  # the rows that take the goal
 
@@ -129,6 +130,50 @@ class Bound:
         if found is None:
             found = self._counts[key] = self._counted(key)
         return found if found > 2 else 2
+
+    def reads(self, shape: Iterable[int]) -> int:
+        """The sum of the signs (see ``RowTable``) of the rows of table ``shape`` that the count reads, for
+        ``after``."""
+        read = self._read
+        if len(read) < len(self.table.rows):
+            read = self._meet()
+        signs = self.table.signs
+        return sum([signs[k] for k in shape if read[k]])
+
+    def after(self, reads: int, shape: Sequence[int], i: int, j: int, added: Sequence[int]) -> int:
+        """The bound of the table a step leaves: table ``shape`` (sorted; no row of it takes the goal; ``reads`` of
+        it) with its rows at places ``i`` and ``j`` (-1: none) replaced by ``added``.
+
+        The search asks this of every table it meets, so it is worked out from what the step changes: the table
+        takes the goal when an added row does, and the count is remembered by the signs of the rows it reads, as
+        tables are (two sets of rows share a sum about as seldom as two tables share a signature).
+        """
+        read = self._read
+        if len(read) < len(self.table.rows):
+            read = self._meet()
+        takers = self._takers
+        for k in added:
+            if k in takers:
+                return 1
+        if self.goal == JOKER_CODE or self.jokers > 1:
+            return 2
+        signs = self.table.signs
+        if read[shape[i]]:
+            reads -= signs[shape[i]]
+        if j >= 0 and read[shape[j]]:
+            reads -= signs[shape[j]]
+        for k in added:
+            if read[k]:
+                reads += signs[k]
+        found = self._after.get(reads)
+        if found is None:
+            rows = [k for x, k in enumerate(shape) if x != i and x != j and read[k]]
+            key = tuple(sorted([*rows, *(k for k in added if read[k])]))
+            counted = self._counts.get(key)
+            if counted is None:
+                counted = self._counts[key] = self._counted(key)
+            found = self._after[reads] = counted if counted > 2 else 2
+        return found
 
     def counted(self, rows: Sequence[int]) -> int:
         """What the actions a table that does not take the goal yet needs add up to at least (0: nothing said).

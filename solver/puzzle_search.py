@@ -28,8 +28,10 @@ every table on a shortest answer is, with all the parents a shortest way to
 it goes through, except the tables that already lose to an answer found by
 rule 2 (their ways COMBINE later where they first differ): they are left
 untaken (see ``_shortest``). Tables are known by their signatures
-(``RowTable``): a step's signature is known before the table it leaves is
-built, and most steps reach a table met before, which then is never built.
+(``RowTable``): a step's signature, and the bound of the table it leaves
+(``Bound.after``), are known from what the step changes, so most steps,
+which reach a table met before, build nothing, and a table is built only
+when it is taken.
 A TAKE and the PUT that must follow it count as two actions but are one
 step; a COMBINE is a step of one action. Tiles of the goal's kind are never
 moved: a shortest answer never does (wherever the twin could go, the goal
@@ -341,7 +343,7 @@ def _shortest(
     Tables are taken least depth plus bound first (A*). A table is taken again if it is reached by a shorter way
     after it was taken (the bound is not always consistent). The first table that takes the goal says the answer's
     length; the tables whose depth plus bound is that length are all taken too, so every table on a shortest answer
-    is, with its parents. Tables are known by their signatures; a table is built only the first time it is reached.
+    is, with its parents. Tables are known by their signatures; a table is built only when it is taken.
 
     Of tables with the same depth plus bound, the deepest are taken first until the answer's length is known (so
     that it is known early in the last layer), then the least deep, and then a table is left untaken when its best
@@ -352,7 +354,8 @@ def _shortest(
     consistent a better parent may still come later: then every table left untaken is taken after all.
     """
     first = table.signature(start)
-    shape_of: dict[int, Shape] = {first: start}
+    shape_of: dict[int, Shape] = {first: start}  # each table taken
+    unbuilt: dict[int, tuple[Shape, Step]] = {}  # each table met and not taken yet: a parent, and the step from it
     depth_of: dict[int, int] = {first: 0}
     parents: dict[int, list[tuple[int, Move]]] = {first: []}
     taken: dict[int, int] = {}  # the depth each table was taken at
@@ -368,7 +371,7 @@ def _shortest(
     orders, again, order_of = ordering.known, ordering.again, ordering.of
     best: Order | None = None  # the order of the best answer found so far
     left: list[tuple[int, int, int]] | None = None  # the tables left untaken (None: none are left any more)
-    seen, push, finishes = depth_of.get, heapq.heappush, bound.finishes
+    seen, push, after = depth_of.get, heapq.heappush, bound.after
     while heap:
         reach, depth, key = heapq.heappop(heap)
         depth *= ahead
@@ -399,8 +402,10 @@ def _shortest(
                 left.append((reach, depth, key))  # (every answer through it loses to the best by rule 2)
                 continue
         taken[key] = depth
-        s = shape_of[key]
-        if finishes(s):
+        s = shape_of.get(key)
+        if s is None:
+            s = shape_of[key] = _child(*unbuilt.pop(key))
+        if reach - depth == 1:  # (only a table that takes the goal has a bound of 1)
             finals.append(key)
             if best is None:  # the length is known: the least deep first from now on
                 length = depth + 1
@@ -412,6 +417,7 @@ def _shortest(
             elif left is not None:
                 best = min(best, orders[key])
             continue
+        reads = bound.reads(s)
         for step in _moves(s, key, table, still, _just_moved(parents[key], table, made)):
             move, child_key = step[0], step[1]
             child_depth = depth + 1 if move[0] == _COMBINE else depth + 2
@@ -429,14 +435,12 @@ def _shortest(
                         left = None
                 if known <= child_depth:
                     continue
-                child = shape_of[child_key]
-            else:
-                child = _child(s, step)
-            value = bound(child)  # (remembered by the rows it reads: see ``Bound``)
+            value = after(reads, s, step[2], step[3], step[4])
             if child_depth + value > most:
                 continue
+            if known is None:
+                unbuilt[child_key] = (s, step)
             depth_of[child_key] = child_depth
-            shape_of[child_key] = child
             parents[child_key] = [(key, move)]
             push(heap, (child_depth + value, ahead * child_depth, child_key))
         if len(depth_of) > max_states:

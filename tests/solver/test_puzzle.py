@@ -1351,6 +1351,33 @@ def test_the_bound_is_never_more_than_the_actions_a_table_needs() -> None:
     assert checked > 10_000
 
 
+def test_the_bound_after_a_step_is_the_bound_of_the_table_it_leaves() -> None:
+    """``Bound.after`` (what the search asks, from what a step changes) says what the bound of the table the step
+    leaves says, on every step from every table within 8 actions of small puzzles with and without a joker (and
+    from the same tables in a fresh bound, so that what one remembers is no help to the other)."""
+    limits = Limits()
+    checked = finishing = counting = 0
+    starts = [_near_tables(seed) for seed in range(300)] + [_split_off_tables(seed) for seed in range(60)]
+    for goal, rows in starts:
+        table = RowTable(limits)
+        start = tuple(sorted(table.intern(r) for r in rows))
+        bound = Bound(table, goal, limits, [t for r in rows for t in r])
+        fresh = Bound(table, goal, limits, [t for r in rows for t in r])
+        _, steps = _needs(table, bound, start, 8)
+        for s in steps:
+            if bound.finishes(s):
+                continue
+            reads = bound.reads(s)
+            for step in _moves(s, table.signature(s), table, goal):
+                _, _, i, j, added = step
+                value = bound.after(reads, s, i, j, added)
+                assert value == fresh(_child(s, step)), (goal, rows, [table.rows[k] for k in s], step[0])
+                checked += 1
+                finishing += value == 1
+                counting += value > 2
+    assert checked > 60_000 and finishing > 300 and counting > checked // 2
+
+
 def test_with_two_jokers_the_search_agrees_with_brute_force() -> None:
     """Two jokers on the table (a game's table, as ``/fit`` sees it; the puzzle's text allows one): the bound says
     nothing, as a row of one tile and two jokers may turn from a group into a run, and the answers stay the rules'."""
