@@ -359,7 +359,8 @@ def _shortest(
     depth_of: dict[int, int] = {first: 0}
     parents: dict[int, list[tuple[int, Move]]] = {first: []}
     taken: dict[int, int] = {}  # the depth each table was taken at
-    heap: list[tuple[int, int, int]] = [(bound(start), 0, first)]  # (depth plus bound, the depth times ``ahead``)
+    queue = _Waiting()
+    queue.push(bound(start), 0, first)
     ahead = -1  # -1: the deepest first (the length unknown); 1: the least deep first
     layer: list[tuple[int, int]] = []  # the depth and table of each table taken with the largest depth plus bound
     layer_reach = -1  # (that depth plus bound)
@@ -371,9 +372,9 @@ def _shortest(
     orders, again, order_of = ordering.known, ordering.again, ordering.of
     best: Order | None = None  # the order of the best answer found so far
     left: list[tuple[int, int, int]] | None = None  # the tables left untaken (None: none are left any more)
-    seen, push, after = depth_of.get, heapq.heappush, bound.after
-    while heap:
-        reach, depth, key = heapq.heappop(heap)
+    seen, push, after = depth_of.get, queue.push, bound.after
+    while queue:
+        reach, depth, key = queue.pop()
         depth *= ahead
         if reach > length or reach > most:
             break
@@ -412,8 +413,9 @@ def _shortest(
                 best = _Orders(depth_of, parents).of(key)  # (some way's order: its parents may not all be known)
                 again.update(k for _, k in layer)  # (taken deepest first: their orders are worked out in their turn)
                 left, ahead = ([] if _LEAVING else None), 1
-                heap = [(f, -d, k) for f, d, k in heap] + [(reach, d, k) for d, k in layer]
-                heapq.heapify(heap)
+                queue.flip()
+                for d, k in layer:
+                    push(reach, d, k)
             elif left is not None:
                 best = min(best, orders[key])
             continue
@@ -431,7 +433,7 @@ def _shortest(
                         and _improves(_via(order_of(key), move, depth), orders[child_key])
                     ):
                         for entry in left:  # (a better way after its order was used: take them all after all)
-                            push(heap, entry)
+                            push(*entry)
                         left = None
                 if known <= child_depth:
                     continue
@@ -442,7 +444,7 @@ def _shortest(
                 unbuilt[child_key] = (s, step)
             depth_of[child_key] = child_depth
             parents[child_key] = [(key, move)]
-            push(heap, (child_depth + value, ahead * child_depth, child_key))
+            push(child_depth + value, ahead * child_depth, child_key)
         if len(depth_of) > max_states:
             raise PuzzleLimitError(
                 N_("gave up after {tables} tables ({depth} actions deep)"), tables=len(depth_of), depth=depth + 2
@@ -451,6 +453,44 @@ def _shortest(
         return None
     finals = [k for k in finals if depth_of[k] == length - 1]
     return _Shortest(first, length, depth_of, parents, finals)
+
+
+class _Waiting:
+    """The tables waiting to be taken, least ``(reach, place)`` first, and of those the last pushed first.
+
+    A heap of the pairs met, with a list of tables for each: popping a table is then no more than popping a list
+    (the search pushes and pops hundreds of thousands of tables, on a few dozen pairs)."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[int, int]] = []  # a heap
+        self.tables: dict[tuple[int, int], list[int]] = {}  # by pair: never empty
+
+    def __bool__(self) -> bool:
+        return bool(self.pairs)
+
+    def push(self, reach: int, place: int, key: int) -> None:
+        pair = (reach, place)
+        tables = self.tables.get(pair)
+        if tables is None:
+            self.tables[pair] = [key]
+            heapq.heappush(self.pairs, pair)
+        else:
+            tables.append(key)
+
+    def pop(self) -> tuple[int, int, int]:
+        pair = self.pairs[0]
+        tables = self.tables[pair]
+        key = tables.pop()
+        if not tables:
+            del self.tables[pair]
+            heapq.heappop(self.pairs)
+        return pair[0], pair[1], key
+
+    def flip(self) -> None:
+        """Every ``place`` negated (the deepest first becomes the least deep first)."""
+        self.tables = {(reach, -place): tables for (reach, place), tables in self.tables.items()}
+        self.pairs = list(self.tables)
+        heapq.heapify(self.pairs)
 
 
 def _improves(order: Order, known: Order) -> bool:
