@@ -146,8 +146,10 @@ def _moves(
     colour, signs = table.colour, table.signs
     known, steps = table.steps_of, table.steps
     runs: dict[int, list[int]] = {}  # the first row of each contents, by a run's colour
-    givers: dict[int, list[tuple[int, int, tuple[int, ...], int]]] = {}  # tile → the rows it can be taken from
+    givers: dict[int, tuple[int, int, tuple[int, ...], int]] = {}  # tile → the first row it can be taken from
+    others: list[tuple[int, tuple[int, int, tuple[int, ...], int]]] = []  # (tile, another row it can be taken from)
     accepting: list[tuple[int, int, dict[int, tuple[tuple[int, ...], int]]]] = []  # (index, row, its accepts)
+    first = givers.setdefault
     for i, k in enumerate(rows):
         if i and rows[i - 1] == k:
             continue
@@ -161,11 +163,9 @@ def _moves(
         blocked = moved.get(k, ()) if moved else ()
         for t, result, change in takes:
             if t != still and t not in blocked:
-                found = givers.get(t)
-                if found is None:
-                    givers[t] = [(i, k, result, change)]
-                else:
-                    found.append((i, k, result, change))
+                giver = (i, k, result, change)
+                if first(t, giver) is not giver:
+                    others.append((t, giver))
         for t, r, made, change in regroups:  # into the row, or a half, the TAKE left
             if t != still and t not in blocked and (t, r) not in blocked:
                 yield (_PAIR, k, t, -1 - r), signature + change, i, -1, made
@@ -188,13 +188,21 @@ def _moves(
             found = giving(t)
             if found is None:
                 continue
-            for i, k, result, taken in found:
-                if j == i:
-                    if i == last or rows[i + 1] != k:
-                        continue
-                    yield (_PAIR, k, t, kj), signature + taken + change, i, i + 1, (*result, *landed)
-                else:
-                    yield (_PAIR, k, t, kj), signature + taken + change, i, j, (*result, *landed)
+            i, k, result, taken = found
+            if j != i:
+                yield (_PAIR, k, t, kj), signature + taken + change, i, j, (*result, *landed)
+            elif i < last and rows[i + 1] == k:
+                yield (_PAIR, k, t, kj), signature + taken + change, i, i + 1, (*result, *landed)
+    for t, (i, k, result, taken) in others:  # (seldom: a tile two rows can give)
+        for j, kj, accepts in accepting:
+            put_in = accepts.get(t)
+            if put_in is None:
+                continue
+            landed, change = put_in
+            if j != i:
+                yield (_PAIR, k, t, kj), signature + taken + change, i, j, (*result, *landed)
+            elif i < last and rows[i + 1] == k:
+                yield (_PAIR, k, t, kj), signature + taken + change, i, i + 1, (*result, *landed)
 
 
 def _child(shape: Shape, step: Step) -> Shape:
