@@ -94,9 +94,11 @@ class Bound:
         self._takeable: dict[int, frozenset[int]] = {}
         self._ends: dict[int, tuple[int, int]] = {}
         self._facts: dict[int, _RowFacts] = {}
-        self._counts: dict[tuple[int, ...], int] = {}
+        self._counts: dict[tuple[int, ...], int] = {}  # by the kinds of the rows the count reads (see ``_count``)
         self._after: dict[int, int] = {}  # ``after``'s answers, by the signs of the rows the count reads
         self._read: list[bool] = []  # by row: whether the count reads it (see ``_RowFacts``)
+        self._kinds: list[int] = []  # by row: the number of its facts (rows with the same facts share one)
+        self._kind_of: dict[_RowFacts, int] = {}
         self._takers: set[int] = set()  # the rows that take the goal
 
     def _meet(self) -> list[bool]:
@@ -105,8 +107,20 @@ class Bound:
         for k in range(len(read), len(self.table.rows)):
             if self.table.put(k, self.goal) is not None:
                 self._takers.add(k)
-            read.append(self.facts(k) is not _NOTHING)
+            facts = self.facts(k)
+            read.append(facts is not _NOTHING)
+            self._kinds.append(self._kind_of.setdefault(facts, len(self._kind_of)))
         return read
+
+    def _count(self, rows: Sequence[int]) -> int:
+        """``_counted`` of the rows the count reads of a table, remembered by their facts (``_Seen`` reads nothing
+        else of them), so tables whose rows differ but say the same to the count are counted once."""
+        kinds = self._kinds
+        key = tuple(sorted([kinds[k] for k in rows]))
+        found = self._counts.get(key)
+        if found is None:
+            found = self._counts[key] = self._counted(rows)
+        return found
 
     def finishes(self, shape: Iterable[int]) -> bool:
         """Whether some row of the table takes the goal now (only then is the bound 1)."""
@@ -125,10 +139,7 @@ class Bound:
         # no row takes the goal yet: one step at least, then the goal's PUT
         if self.goal == JOKER_CODE or self.jokers > 1:
             return 2
-        key = tuple([k for k in shape if read[k]])
-        found = self._counts.get(key)
-        if found is None:
-            found = self._counts[key] = self._counted(key)
+        found = self._count([k for k in shape if read[k]])
         return found if found > 2 else 2
 
     def reads(self, shape: Iterable[int]) -> int:
@@ -168,10 +179,7 @@ class Bound:
         found = self._after.get(reads)
         if found is None:
             rows = [k for x, k in enumerate(shape) if x != i and x != j and read[k]]
-            key = tuple(sorted([*rows, *(k for k in added if read[k])]))
-            counted = self._counts.get(key)
-            if counted is None:
-                counted = self._counts[key] = self._counted(key)
+            counted = self._count([*rows, *(k for k in added if read[k])])
             found = self._after[reads] = counted if counted > 2 else 2
         return found
 
@@ -220,11 +228,7 @@ class Bound:
         read = self._read  # (met by ``finishes`` first)
         if len(read) < len(self.table.rows):
             read = self._meet()
-        key = tuple(sorted([k for k in rows if read[k]]))
-        found = self._counts.get(key)
-        if found is None:
-            found = self._counts[key] = self._counted(key)
-        return found
+        return self._count([k for k in rows if read[k]])
 
     def _counted(self, rows: Sequence[int]) -> int:
         seen = _Seen(self, rows)
