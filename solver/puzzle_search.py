@@ -529,14 +529,18 @@ class _Orders:
         return found
 
     def worked_out(self, key: int) -> Order:
-        """The best order of the ways to table ``key`` through its parents known now."""
-        depth, depth_of = self.depth_of[key], self.depth_of
+        """The best order of the ways to table ``key`` through its parents known now (``_via`` each, written out:
+        this is asked of every table left or taken once the answer's length is known)."""
+        depth, depth_of, known = self.depth_of[key], self.depth_of, self.known
         found: Order | None = None
         for parent, move in self.parents[key]:
             at = depth_of[parent]
-            if at + _length(move) != depth:
+            joins = move[0] == _COMBINE
+            if at + (1 if joins else 2) != depth:
                 continue  # (reached by a shorter way after)
-            order = _via(self.of(parent), move, at)
+            order = known.get(parent) or self.of(parent)
+            if joins:
+                order = (*order[:-1], at, INFINITE)
             if found is None or order < found:
                 found = order
         return _FROM_START if found is None else found
