@@ -388,10 +388,15 @@ class _Builder:
         row_h = m.label_h + tray_h
         if not sets:
             self.empty_table = Box(m.margin, self.y, self.avail, row_h)
-            self.y += row_h // 2 - _line_height(m.caption_font) // 2
-            text = wording.empty_table
-            tw = text_width(text, _fitting_size(text, m.caption_font, self.avail))
-            self.text(text, m.caption_font, TextRole.EMPTY, x=m.margin + max(0, (self.avail - tw) // 2))
+            # inside the tray with room to spare (a glyph may ink a pixel past its advance, and the painters draw
+            # this text on the tray's colour), on more lines where one would have to shrink much
+            room = self.avail - 2 * m.tray_pad
+            lines = _wrapped(wording.empty_table, m.caption_font, room)
+            tall = sum(_line_height(size) for _, size in lines) + sum(_line_gap(size) for _, size in lines[1:])
+            self.y += max(0, (row_h - tall) // 2)
+            for line, size in lines:
+                x = m.margin + max(m.tray_pad, (self.avail - text_width(line, size)) // 2)
+                self.y = self.text(line, size, TextRole.EMPTY, x=x, avail=room).bottom + _line_gap(size)
             self.y = self.empty_table.bottom + m.section_gap
             return
         per_row = (self.avail - 2 * m.tray_pad + m.tile_gap) // m.tile_pitch

@@ -13,9 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from bot.telegram.words.language import LANGUAGES
+from bot.telegram.words.picture import wording_in
 from render import draw, draw_indexed, png
 from render.examples import FULL_DECK_TABLE, full_deck_play, no_play, small_play, solution
-from render.layout import SCALES, Layout, layout_solution, layout_table, min_width
+from render.layout import SCALES, Layout, TextRole, layout_solution, layout_table, min_width
 from solver.notation import parse_table, parse_tiles
 from solver.rules import STANDARD
 from solver.sets import TileSet
@@ -55,6 +57,22 @@ def test_a_narrow_picture_splits_long_sets_under_continued_tabs() -> None:
     layout = layout_table(table, STANDARD, width=min_width() + 200, scale=1.0)
     assert any(tab.text.endswith("cont.") for s in layout.sets for tab in s.tabs)
     assert_same_picture(layout)
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_the_empty_tables_words_stay_in_its_tray_at_every_width(code: str) -> None:
+    """The words on an empty table's tray fit inside it, at every width from the narrowest and at every size, in
+    every language (a glyph that inked a pixel past the tray drew the tray's colour onto the felt there)."""
+    wording = wording_in(code)
+    for scale in (1.0, 0.8, 0.6, 0.45, 0.3):
+        for width in range(min_width(), 400):
+            layout = layout_solution(solution((), [], [], [], []), width=width, scale=scale, wording=wording)
+            assert layout.empty_table is not None
+            tray = layout.empty_table
+            words = [t.box for t in layout.texts if t.role is TextRole.EMPTY]
+            assert words and all(tray.x < b.x and b.right < tray.right and tray.y < b.y for b in words), (scale, width)
+            assert all(b.bottom < tray.bottom for b in words), (scale, width)
+            assert_same_picture(layout)
 
 
 @settings(max_examples=40, deadline=None)
