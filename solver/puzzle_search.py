@@ -73,6 +73,9 @@ _NOTHING = -1
 #: ``_shortest``); the tests turn it off to see that it changes no answer.
 _LEAVING = True
 _UNKNOWN = -2  # (a pair of runs not yet asked whether they join)
+#: At most how many tables the dive for an answer that COMBINEs earlier takes (see ``_earlier_answer``); the tests
+#: set it to 0 to see that it changes no answer.
+_DIVE = 300
 
 
 class PuzzleLimitError(RummikubError):
@@ -359,7 +362,9 @@ def _shortest(
     ``Order`` is larger than that answer's up to its depth): every answer through it loses to that one by rule 2.
     Taken least deep first, a table's parents have all been taken when it comes up (the ones taken before the
     length was known are looked at again in their turn), so its order is its best one. Where the bound is not
-    consistent a better parent may still come later: then every table left untaken is taken after all.
+    consistent a better parent may still come later: then every table left untaken is taken after all. When the
+    length becomes known, a short dive looks for an answer that COMBINEs earlier than the first one found
+    (``_earlier_answer``): the earlier the best answer found so far COMBINEs, the more tables lose to it.
     """
     first = table.signature(start)
     shape_of: dict[int, Shape] = {first: start}  # each table taken
@@ -419,6 +424,11 @@ def _shortest(
             if best is None:  # the length is known: the least deep first from now on
                 length = depth + 1
                 best = _Orders(depth_of, parents).of(key)  # (some way's order: its parents may not all be known)
+                if _LEAVING:  # (an answer that COMBINEs earlier leaves more tables untaken)
+                    earlier = _earlier_answer(
+                        queue, length, best, depth_of, parents, shape_of, unbuilt, table, bound, still
+                    )
+                    best = best if earlier is None else earlier
                 again.update(k for _, k in layer)  # (taken deepest first: their orders are worked out in their turn)
                 left, ahead = ([] if _LEAVING else None), 1
                 queue.flip()
@@ -499,6 +509,69 @@ class _Waiting:
         self.tables = {(reach, -place): tables for (reach, place), tables in self.tables.items()}
         self.pairs = list(self.tables)
         heapq.heapify(self.pairs)
+
+
+def _earlier_answer(
+    queue: _Waiting,
+    length: int,
+    best: Order,
+    depth_of: dict[int, int],
+    parents: dict[int, list[tuple[int, Move]]],
+    shape_of: dict[int, Shape],
+    unbuilt: dict[int, tuple[Shape, Step]],
+    table: RowTable,
+    bound: Bound,
+    still: int | None,
+) -> Order | None:
+    """The order of an answer of ``length`` actions that COMBINEs earlier than ``best`` (rule 2), if a short dive
+    finds one; None otherwise.
+
+    The first answer is found deepest first, so it may COMBINE late, and few tables lose to it by rule 2 until a
+    better answer turns up, which least deep first is at the very end. So the tables waiting with ``length`` as
+    their depth plus bound are looked at deepest first, and from each whose way from the start (some way: its
+    parents may not all be known) COMBINEs earlier than ``best``, a depth-first search looks for an answer of
+    ``length`` actions, trying COMBINEs before pairs, skipping the tables whose bound says they cannot make it and
+    those it found no answer from before at that depth or less. It gives up after taking ``_DIVE`` tables. Such an
+    answer is an answer: the search finds it again, and leaving the tables that lose to it leaves no better one.
+    """
+    orders = _Orders(depth_of, parents)
+    dead: dict[int, int] = {}  # each table no answer was found from, by the least depth it was taken at
+    taken = 0
+
+    def dive(shape: Shape, key: int, depth: int, order: Order) -> Order | None:
+        nonlocal taken
+        taken += 1
+        if taken > _DIVE:
+            return None
+        reads = bound.reads(shape)
+        steps = sorted(_moves(shape, key, table, still), key=lambda step: step[0][0] != _COMBINE)
+        for step in steps:
+            move, child_key = step[0], step[1]
+            child_depth = depth + _length(move)
+            value = bound.after(reads, shape, step[2], step[3], step[4])
+            if child_depth + value > length or dead.get(child_key, INFINITE) <= child_depth:
+                continue
+            child_order = _via(order, move, depth)
+            if value == 1:
+                return child_order  # (takes the goal: ``length`` is the fewest actions, so this is an answer)
+            found = dive(_child(shape, step), child_key, child_depth, child_order)
+            if found is not None or taken > _DIVE:
+                return found
+        dead[key] = min(dead.get(key, INFINITE), depth)
+        return None
+
+    waiting = sorted((place, keys) for (reach, place), keys in queue.tables.items() if reach == length)
+    for place, keys in waiting:  # (deepest first: places are depths negated until the length is known)
+        for key in reversed(keys):
+            if depth_of[key] != -place or taken >= _DIVE:
+                continue
+            order = orders.of(key)
+            if order < best:
+                shape = shape_of.get(key)
+                found = dive(_child(*unbuilt[key]) if shape is None else shape, key, -place, order)
+                if found is not None:
+                    return found
+    return None
 
 
 def _improves(order: Order, known: Order) -> bool:

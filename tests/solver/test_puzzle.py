@@ -7,6 +7,7 @@ import gc
 import pathlib
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -1300,8 +1301,8 @@ QUICK_LONG = [
 ]
 
 
-def _long_answers(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int]:
-    """The answers to ``QUICK_LONG`` and how many tables the searches met in all."""
+def _long_answers(monkeypatch: pytest.MonkeyPatch, names: Sequence[str] = QUICK_LONG) -> tuple[list[str], int]:
+    """The answers to bench cases (``QUICK_LONG`` unless told) and how many tables the searches met in all."""
     met = 0
     choose = puzzle_search._choose
 
@@ -1312,7 +1313,7 @@ def _long_answers(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int]:
 
     monkeypatch.setattr(puzzle_search, "_choose", counted)
     folder = pathlib.Path(__file__).resolve().parents[2] / "bench" / "puzzles"
-    answers = [solve_puzzle((folder / f"{name}.txt").read_text()) for name in QUICK_LONG]
+    answers = [solve_puzzle((folder / f"{name}.txt").read_text()) for name in names]
     return answers, met
 
 
@@ -1328,6 +1329,33 @@ def test_leaving_tables_that_lose_by_the_second_rule_changes_no_answer(monkeypat
     monkeypatch.setattr(puzzle_search, "_LEAVING", True)
     monkeypatch.setattr(puzzle_search, "_improves", lambda order, known: True)
     assert _long_answers(monkeypatch)[0] == taking
+
+
+def test_the_dive_for_an_answer_that_combines_earlier_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the answer's length is known, a short dive looks for an answer that COMBINEs earlier than the first one
+    found, so that more tables lose to it by rule 2: it finds such answers on the quick long cases, and the answers
+    are the same as without the dive, or with a dive that may take many more tables. Where the first answer
+    COMBINEs late (``23-joker-climbed-i1``: at actions 0, 3 and 6, the best at 0, 1 and 4), fewer tables are met."""
+    dived: list[tuple[Any, Any]] = []
+    earlier = puzzle_search._earlier_answer
+
+    def recording(*args: Any) -> Any:
+        order = earlier(*args)
+        dived.append((args[2], order))
+        return order
+
+    monkeypatch.setattr(puzzle_search, "_earlier_answer", recording)
+    late = ["23-joker-climbed-i1"]
+    cases = [*QUICK_LONG, "20-joker-b", "24-climbed", "28-climbed-a", "30-climbed-a", *late]
+    diving = _long_answers(monkeypatch, cases)[0]
+    assert sum(1 for best, order in dived if order is not None and order < best) >= 4
+    late_diving, late_met = _long_answers(monkeypatch, late)
+    monkeypatch.setattr(puzzle_search, "_DIVE", 0)
+    assert _long_answers(monkeypatch, cases)[0] == diving
+    late_plain, late_met_plain = _long_answers(monkeypatch, late)
+    assert late_diving == late_plain and late_met < late_met_plain
+    monkeypatch.setattr(puzzle_search, "_DIVE", 100_000)
+    assert _long_answers(monkeypatch, cases)[0] == diving
 
 
 def test_the_bound_is_never_more_than_the_actions_a_table_needs() -> None:
