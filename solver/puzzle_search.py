@@ -566,11 +566,14 @@ def _earlier_answer(
             if depth_of[key] != -place or taken >= _DIVE:
                 continue
             order = orders.of(key)
-            if order < best:
-                shape = shape_of.get(key)
-                found = dive(_child(*unbuilt[key]) if shape is None else shape, key, -place, order)
-                if found is not None:
-                    return found
+            if order >= best:
+                continue
+            if -place == length - 1:
+                return order  # (it takes the goal: an answer already)
+            shape = shape_of.get(key)
+            found = dive(_child(*unbuilt[key]) if shape is None else shape, key, -place, order)
+            if found is not None:
+                return found
     return None
 
 
