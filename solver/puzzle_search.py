@@ -527,12 +527,13 @@ def _earlier_answer(
     finds one; None otherwise.
 
     The first answer is found deepest first, so it may COMBINE late, and few tables lose to it by rule 2 until a
-    better answer turns up, which least deep first is at the very end. So the tables waiting with ``length`` as
-    their depth plus bound are looked at deepest first, and from each whose way from the start (some way: its
-    parents may not all be known) COMBINEs earlier than ``best``, a depth-first search looks for an answer of
-    ``length`` actions, trying COMBINEs before pairs, skipping the tables whose bound says they cannot make it and
-    those it found no answer from before at that depth or less. It gives up after taking ``_DIVE`` tables. Such an
-    answer is an answer: the search finds it again, and leaving the tables that lose to it leaves no better one.
+    better answer turns up: taken least deep first, answers turn up at the very end. So the tables waiting with
+    ``length`` as their depth plus bound are looked at deepest first, and from each whose way from the start (some
+    way: its parents may not all be known) COMBINEs earlier than ``best``, a depth-first search looks for an answer
+    of ``length`` actions, trying COMBINEs before pairs, skipping the tables whose bound says they cannot make it
+    and those it found no answer from before at that depth or less. It gives up after taking ``_DIVE`` tables. What
+    it finds is an answer of the fewest actions: the search finds it again, and leaving the tables that lose to it
+    leaves no better one.
     """
     orders = _Orders(depth_of, parents)
     dead: dict[int, int] = {}  # each table no answer was found from, by the least depth it was taken at
