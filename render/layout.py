@@ -388,8 +388,8 @@ class _Builder:
         row_h = m.label_h + tray_h
         if not sets:
             self.empty_table = Box(m.margin, self.y, self.avail, row_h)
-            # inside the tray with room to spare (a glyph may ink a pixel past its advance, and the painters draw
-            # this text on the tray's colour), on more lines where one would have to shrink much
+            # inside the tray with room to spare (a glyph may ink a pixel past its advance, and the fast painter cuts
+            # this text out on the tray's colour), on more lines where one would have to shrink much
             room = self.avail - 2 * m.tray_pad
             lines = _wrapped(wording.empty_table, m.caption_font, room)
             tall = sum(_line_height(size) for _, size in lines) + sum(_line_gap(size) for _, size in lines[1:])
