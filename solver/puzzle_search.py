@@ -423,11 +423,10 @@ def _shortest(
             finals.append(key)
             if best is None:  # the length is known: the least deep first from now on
                 length = depth + 1
-                best = _Orders(depth_of, parents).of(key)  # (some way's order: its parents may not all be known)
+                provisional = _Orders(depth_of, parents)  # (some way's order: its parents may not all be known)
+                best = provisional.of(key)
                 if _LEAVING:  # (an answer that COMBINEs earlier leaves more tables untaken)
-                    earlier = _earlier_answer(
-                        queue, length, best, depth_of, parents, shape_of, unbuilt, table, bound, still
-                    )
+                    earlier = _earlier_answer(queue, length, best, provisional, shape_of, unbuilt, table, bound, still)
                     best = best if earlier is None else earlier
                 again.update(k for _, k in layer)  # (taken deepest first: their orders are worked out in their turn)
                 left, ahead = ([] if _LEAVING else None), 1
@@ -515,8 +514,7 @@ def _earlier_answer(
     queue: _Waiting,
     length: int,
     best: Order,
-    depth_of: dict[int, int],
-    parents: dict[int, list[tuple[int, Move]]],
+    orders: _Orders,
     shape_of: dict[int, Shape],
     unbuilt: dict[int, tuple[Shape, Step]],
     table: RowTable,
@@ -524,7 +522,7 @@ def _earlier_answer(
     still: int | None,
 ) -> Order | None:
     """The order of an answer of ``length`` actions that COMBINEs earlier than ``best`` (rule 2), if a short dive
-    finds one; None otherwise.
+    finds one; None otherwise. ``orders`` gives some way's order of each table met (not kept in the search).
 
     The first answer is found deepest first, so it may COMBINE late, and few tables lose to it by rule 2 until a
     better answer turns up: taken least deep first, answers turn up at the very end. So the tables waiting with
@@ -535,7 +533,7 @@ def _earlier_answer(
     it finds is an answer of the fewest actions: the search finds it again, and leaving the tables that lose to it
     leaves no better one.
     """
-    orders = _Orders(depth_of, parents)
+    depth_of = orders.depth_of
     dead: dict[int, int] = {}  # each table no answer was found from, by the least depth it was taken at
     taken = 0
 
