@@ -28,7 +28,7 @@ from solver.puzzle import (
     solve,
     solve_puzzle,
 )
-from solver.puzzle_bound import Bound
+from solver.puzzle_bound import INFINITE, Bound
 from solver.puzzle_rows import JOKER_CODE, Limits, RowTable, code, is_valid, number_of, put, take
 from solver.puzzle_search import ActionKind, PuzzleLimitError, _child, _length, _moves, _undone
 from solver.rules import STANDARD
@@ -1331,6 +1331,12 @@ def test_leaving_tables_that_lose_by_the_second_rule_changes_no_answer(monkeypat
     assert _long_answers(monkeypatch)[0] == taking
 
 
+def _rule_two_order(answer: str) -> tuple[int, ...]:
+    """Rule 2's order of an answer printed by ``solve_puzzle``: the actions it COMBINEs at, then ``INFINITE``."""
+    actions = [line for line in answer.splitlines() if line.split()[0] in ("TAKE", "PUT", "COMBINE")]
+    return (*(at for at, line in enumerate(actions) if line.startswith("COMBINE")), INFINITE)
+
+
 def test_the_dive_for_an_answer_that_combines_earlier_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Once the answer's length is known, a short dive looks for an answer that COMBINEs earlier than the first one
     found, so that more tables lose to it by rule 2: it finds such answers on the quick long cases, and the answers
@@ -1349,6 +1355,11 @@ def test_the_dive_for_an_answer_that_combines_earlier_changes_no_answer(monkeypa
     cases = [*QUICK_LONG, "20-joker-b", "24-climbed", "28-climbed-a", "30-climbed-a", *late]
     diving = _long_answers(monkeypatch, cases)[0]
     assert sum(1 for best, order in dived if order is not None and order < best) >= 4
+    # what the dive finds is an answer's order, so it COMBINEs no earlier than the answer the rules choose
+    assert len(dived) == len(cases)
+    for (best, order), answer in zip(dived, diving, strict=True):
+        chosen = _rule_two_order(answer)
+        assert best >= chosen and (order is None or order >= chosen), answer
     late_diving, late_met = _long_answers(monkeypatch, late)
     monkeypatch.setattr(puzzle_search, "_DIVE", 0)
     assert _long_answers(monkeypatch, cases)[0] == diving
