@@ -136,7 +136,7 @@ Step = tuple[Move, int, int, int, tuple[int, ...]]
 
 
 def _moves(
-    shape: Shape, signature: int, table: RowTable, still: int | None, moved: dict[int, set[Unmade]] | None = None
+    shape: Shape, signature: int, table: RowTable, still: int | None, moved: dict[int, frozenset[Unmade]] | None = None
 ) -> Iterator[Step]:
     """Every step from a table without ids (TAKE-and-PUT pairs within a row, COMBINEs, then the other pairs), with
     the signature of the table it leaves (``_child`` builds that table).
@@ -223,7 +223,7 @@ def _child(shape: Shape, step: Step) -> Shape:
 
 def _just_moved(
     parents: list[tuple[int, Move]], table: RowTable, made: dict[Move, tuple[int, frozenset[Unmade]] | None]
-) -> dict[int, set[Unmade]]:
+) -> dict[int, frozenset[Unmade]]:
     """The tiles no TAKE should take next from each row a parent's step made (row contents → tiles): a tile its
     PUT put into a row without splitting it, or a tile whose TAKE would undo its COMBINE (see ``_undone``).
 
@@ -233,12 +233,13 @@ def _just_moved(
     either way. After a COMBINE, the TAKE leaves what taking the tile from one of the two runs would have left, and
     the other run: one action shorter from the parent.
     """
-    moved: dict[int, set[Unmade]] = {}
+    moved: dict[int, frozenset[Unmade]] = {}
     for _, move in parents:
         found = made[move] if move in made else made.setdefault(move, _made(move, table))
         if found is not None:
             row, tiles = found
-            moved.setdefault(row, set()).update(tiles)
+            known = moved.get(row)
+            moved[row] = tiles if known is None else known | tiles
     return moved
 
 
@@ -384,6 +385,7 @@ def _shortest(
     ordering = _Orders(depth_of, parents)
     orders, again, order_of = ordering.known, ordering.again, ordering.of
     best: Order | None = None  # the order of the best answer found so far
+    cuts: dict[int, Order] = {}  # by depth: ``best`` up to it, once worked out
     left: list[tuple[int, int, int]] | None = None  # the tables left untaken (None: none are left any more)
     seen, push, after = depth_of.get, queue.push, bound.after
     while queue:
@@ -412,7 +414,10 @@ def _shortest(
                 layer.append((depth, key))
         elif left is not None:
             order = orders[key] = ordering.worked_out(key)
-            if order > (*(c for c in best if c < depth), INFINITE):
+            cut = cuts.get(depth)
+            if cut is None:  # (the best order up to this depth)
+                cut = cuts[depth] = (*(c for c in best if c < depth), INFINITE)
+            if order > cut:
                 left.append((reach, depth, key))  # (every answer through it loses to the best by rule 2)
                 continue
         taken[key] = depth
@@ -433,8 +438,9 @@ def _shortest(
                 queue.flip()
                 for d, k in layer:
                     push(reach, d, k)
-            elif left is not None:
-                best = min(best, orders[key])
+            elif left is not None and orders[key] < best:
+                best = orders[key]
+                cuts.clear()
             continue
         reads = bound.reads(s)
         for step in _moves(s, key, table, still, _just_moved(parents[key], table, made)):
