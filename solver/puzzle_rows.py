@@ -167,11 +167,15 @@ def layout(row: Row, limits: Limits) -> Row:
 
 _UNKNOWN: tuple[int, ...] = (-1,)
 
+#: A TAKE from a row and a PUT into another, as the search makes it once for each row it goes into: the move, the
+#: change to a table's signature and the rows it adds (see ``puzzle_search._moves``).
+PairStep = tuple[tuple[int, int, int, int], int, tuple[int, ...]]
 #: A row's ``takes``, ``regroups`` and ``accepts`` (see ``RowTable``), each with what it adds to a table's
-#: signature: ``((tile, rows left, change), ...)``, ``((tile, which row, rows made, change), ...)`` and
-#: ``{tile: (rows made, change)}``.
+#: signature: ``((tile, rows left, change, pairs), ...)``, ``((tile, which row, rows made, change), ...)`` and
+#: ``{tile: (rows made, change)}``; ``pairs`` starts empty and keeps the search's ``PairStep`` of that TAKE by the
+#: row the PUT goes into (most tables share most rows, so the same pair comes up again and again).
 RowSteps = tuple[
-    tuple[tuple[int, tuple[int, ...], int], ...],
+    tuple[tuple[int, tuple[int, ...], int, dict[int, PairStep]], ...],
     tuple[tuple[int, int, tuple[int, ...], int], ...],
     dict[int, tuple[tuple[int, ...], int]],
 ]
@@ -238,7 +242,7 @@ class RowTable:
             takes, regroups, accepts = self.takes(k), self.regroups(k), self.accepts(k)
             sign, signature = self.signs[k], self.signature
             found = self.steps_of[k] = (
-                tuple((t, result, signature(result) - sign) for t, result in takes),
+                tuple((t, result, signature(result) - sign, {}) for t, result in takes),
                 tuple((t, r, made, signature(made) - sign) for t, r, made in regroups),
                 {t: (made, signature(made) - sign) for t, made in accepts.items()},
             )

@@ -61,7 +61,7 @@ from typing import Any
 
 from solver.errors import RummikubError
 from solver.puzzle_bound import INFINITE, Bound
-from solver.puzzle_rows import JOKER_CODE, Limits, Row, RowTable, colour_of, number_of
+from solver.puzzle_rows import JOKER_CODE, Limits, PairStep, Row, RowTable, colour_of, number_of
 from solver.text import N_
 
 Rows = tuple[tuple[int, Row], ...]
@@ -135,6 +135,11 @@ def _length(move: Move) -> int:
 Step = tuple[Move, int, int, int, tuple[int, ...]]
 
 
+#: A row a tile can be taken from, as ``_moves`` keeps it: its place in the table, the row, the rows the TAKE
+#: leaves, the change to the table's signature, and the pairs from that TAKE worked out so far (see ``RowSteps``).
+_Giver = tuple[int, int, tuple[int, ...], int, dict[int, PairStep]]
+
+
 def _moves(
     shape: Shape, signature: int, table: RowTable, still: int | None, moved: dict[int, frozenset[Unmade]] | None = None
 ) -> Iterator[Step]:
@@ -149,8 +154,8 @@ def _moves(
     colour, signs = table.colour, table.signs
     known, steps = table.steps_of, table.steps
     runs: dict[int, list[int]] = {}  # the first row of each contents, by a run's colour
-    givers: dict[int, tuple[int, int, tuple[int, ...], int]] = {}  # tile → the first row it can be taken from
-    others: list[tuple[int, tuple[int, int, tuple[int, ...], int]]] = []  # (tile, another row it can be taken from)
+    givers: dict[int, _Giver] = {}  # tile → the first row it can be taken from
+    others: list[tuple[int, _Giver]] = []  # (tile, another row it can be taken from)
     accepting: list[tuple[int, int, dict[int, tuple[tuple[int, ...], int]]]] = []  # (index, row, its accepts)
     first = givers.setdefault
     for i, k in enumerate(rows):
@@ -164,9 +169,9 @@ def _moves(
         if not takes:
             continue
         blocked = moved.get(k, ()) if moved else ()
-        for t, result, change in takes:
+        for t, result, change, pairs in takes:
             if t != still and t not in blocked:
-                giver = (i, k, result, change)
+                giver = (i, k, result, change, pairs)
                 if first(t, giver) is not giver:
                     others.append((t, giver))
         for t, r, made, change in regroups:  # into the row, or a half, the TAKE left
@@ -191,12 +196,15 @@ def _moves(
             found = giving(t)
             if found is None:
                 continue
-            i, k, result, taken = found
+            i, k, result, taken, pairs = found
+            paired = pairs.get(kj)
+            if paired is None:  # (the first time this tile goes from that row into such a row)
+                paired = pairs[kj] = ((_PAIR, k, t, kj), taken + change, (*result, *landed))
             if j != i:
-                yield (_PAIR, k, t, kj), signature + taken + change, i, j, (*result, *landed)
+                yield paired[0], signature + paired[1], i, j, paired[2]
             elif i < last and rows[i + 1] == k:
-                yield (_PAIR, k, t, kj), signature + taken + change, i, i + 1, (*result, *landed)
-    for t, (i, k, result, taken) in others:  # (seldom: a tile two rows can give)
+                yield paired[0], signature + paired[1], i, i + 1, paired[2]
+    for t, (i, k, result, taken, _) in others:  # (seldom: a tile two rows can give)
         for j, kj, accepts in accepting:
             put_in = accepts.get(t)
             if put_in is None:
